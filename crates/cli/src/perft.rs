@@ -1,7 +1,137 @@
 //! `estuary perft`: leaf counts of the legal move tree, single positions and EPD suites.
 
+use crate::args::Args;
+use chess::{perft_divide_parallel, perft_parallel, Board};
 use std::process::ExitCode;
+use std::time::Instant;
 
-pub fn run(_raw: &[String]) -> Result<ExitCode, String> {
-    Err("perft: not built yet".into())
+const FLAGS: &[&str] = &["divide", "chess960"];
+
+/// Entry point: `estuary perft DEPTH [--fen FEN] [--divide] [--threads N]` or
+/// `estuary perft --epd FILE [--max-depth D] [--threads N]`.
+pub fn run(raw: &[String]) -> Result<ExitCode, String> {
+    let mut args = Args::parse(raw, FLAGS).map_err(|e| e.to_string())?;
+    let threads: usize = args.parsed("threads").map_err(|e| e.to_string())?.unwrap_or(1).max(1);
+    if let Some(file) = args.value("epd") {
+        let max_depth: Option<u32> = args.parsed("max-depth").map_err(|e| e.to_string())?;
+        args.finish().map_err(|e| e.to_string())?;
+        return run_suite(&file, max_depth, threads);
+    }
+    let depth: u32 = match args.positional() {
+        [d] => d.parse().map_err(|_| format!("perft: DEPTH must be a number, got '{d}'"))?,
+        [] => return Err("perft: missing DEPTH (or --epd FILE)".into()),
+        _ => return Err("perft: too many arguments".into()),
+    };
+    let fen = args.value("fen").unwrap_or_else(|| chess::STARTPOS.to_string());
+    let divide = args.flag("divide");
+    let chess960 = args.flag("chess960");
+    args.finish().map_err(|e| e.to_string())?;
+    let mut board = Board::from_fen(&fen).map_err(|e| e.to_string())?;
+    if chess960 {
+        board.set_chess960(true);
+    }
+    let start = Instant::now();
+    let nodes = if divide {
+        let rows = perft_divide_parallel(&board, depth, threads);
+        for (m, n) in &rows {
+            println!("{}: {n}", board.move_to_uci(*m));
+        }
+        rows.iter().map(|r| r.1).sum::<u64>().max(u64::from(depth == 0))
+    } else {
+        perft_parallel(&board, depth, threads)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    println!("nodes {nodes}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line of a perft suite: the FEN and its (depth, count) pairs.
+pub struct SuiteLine {
+    /// The position.
+    pub fen: String,
+    /// Expected counts per depth.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads `FEN ; D1 n ; D2 n ...` (spaces after `;` optional). Blank lines and `#` comments are
+/// skipped; a malformed line is an error naming its line number.
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let lineno = i + 1;
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim().to_string();
+        let mut counts = Vec::new();
+        for p in parts {
+            let p = p.trim();
+            if p.is_empty() {
+                continue;
+            }
+            let mut w = p.split_whitespace();
+            let (d, n) = match (w.next(), w.next(), w.next()) {
+                (Some(d), Some(n), None) => (d, n),
+                _ => return Err(format!("line {lineno}: expected 'Dn count', found '{p}'")),
+            };
+            let depth = d
+                .strip_prefix('D')
+                .and_then(|x| x.parse::<u32>().ok())
+                .ok_or_else(|| format!("line {lineno}: bad depth '{d}'"))?;
+            let count = n.parse::<u64>().map_err(|_| format!("line {lineno}: bad count '{n}'"))?;
+            counts.push((depth, count));
+        }
+        if counts.is_empty() {
+            return Err(format!("line {lineno}: no depth counts"));
+        }
+        Board::from_fen(&fen).map_err(|e| format!("line {lineno}: {e}"))?;
+        out.push(SuiteLine { fen, counts });
+    }
+    Ok(out)
+}
+
+fn run_suite(path: &str, max_depth: Option<u32>, threads: usize) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let suite = parse_suite(&text)?;
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut nodes = 0u64;
+    let start = Instant::now();
+    for line in &suite {
+        let board = Board::from_fen(&line.fen).map_err(|e| e.to_string())?;
+        for &(d, expected) in &line.counts {
+            if max_depth.is_some_and(|m| d > m) {
+                continue;
+            }
+            let got = perft_parallel(&board, d, threads);
+            nodes += got;
+            if got == expected {
+                passed += 1;
+            } else {
+                failed += 1;
+                println!("FAIL {} depth {d}: expected {expected}, got {got}", line.fen);
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("time {:.3} s, {nodes} nodes, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_parser_reports_line_numbers() {
+        let ok = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ; D2 9\n\n").unwrap();
+        assert_eq!(ok[0].counts, vec![(1, 3), (2, 9)]);
+        let e = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ; D1 3\nfoo ; D1 x\n").err().unwrap();
+        assert!(e.starts_with("line 2"), "{e}");
+        let e = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ; X1 3\n").err().unwrap();
+        assert!(e.contains("line 1"), "{e}");
+    }
 }
