@@ -1,0 +1,277 @@
+//! The position: board, bitboards, hands, side to move, keys; making moves; attack queries.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::hand::Hand;
+use crate::moves::Move;
+use crate::types::{Color, Piece, PieceKind, Square};
+use crate::zobrist;
+
+/// A shogi position. Either king may be missing (tsume problems usually have no attacking
+/// king); a side without a king can never be in check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: [Option<Piece>; 81],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) by_kind: [Bitboard; 14],
+    pub(crate) hands: [Hand; 2],
+    pub(crate) side: Color,
+    pub(crate) ply: u32,
+    pub(crate) board_key: u64,
+    pub(crate) hand_key: u64,
+    pub(crate) checkers: Bitboard,
+}
+
+impl Position {
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 14],
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            ply: 1,
+            board_key: 0,
+            hand_key: 0,
+            checkers: Bitboard::EMPTY,
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        // The constant is valid SFEN (tested).
+        Position::from_sfen(crate::sfen::STARTPOS).expect("start position parses")
+    }
+
+    /// The piece on `sq`.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Move number as in SFEN (1 at the start).
+    #[inline]
+    pub fn move_number(&self) -> u32 {
+        self.ply
+    }
+
+    /// The hand of `c`.
+    #[inline]
+    pub fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+
+    /// Squares occupied by `c`.
+    #[inline]
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    /// Squares occupied by pieces of `kind` (both colors).
+    #[inline]
+    pub fn kind_bb(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Squares occupied by pieces of `c` and `kind`.
+    #[inline]
+    pub fn pieces_of(&self, c: Color, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[c.index()]
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The king square of `c`, if it has a king.
+    #[inline]
+    pub fn king_square(&self, c: Color) -> Option<Square> {
+        self.pieces_of(c, PieceKind::King).first()
+    }
+
+    /// Key of board and side to move, without hands (for hand-dominance tables).
+    #[inline]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
+    }
+
+    /// Key of the whole position: board, side to move and both hands.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.board_key ^ self.hand_key
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// True when the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        self.board[sq.index()] = Some(p);
+        let b = Bitboard::from_square(sq);
+        self.by_color[p.color.index()] |= b;
+        self.by_kind[p.kind.index()] |= b;
+        self.board_key ^= zobrist::PIECE[p.color.index()][p.kind.index()][sq.index()];
+    }
+
+    pub(crate) fn remove(&mut self, sq: Square, p: Piece) {
+        self.board[sq.index()] = None;
+        let b = Bitboard::from_square(sq);
+        self.by_color[p.color.index()] ^= b;
+        self.by_kind[p.kind.index()] ^= b;
+        self.board_key ^= zobrist::PIECE[p.color.index()][p.kind.index()][sq.index()];
+    }
+
+    pub(crate) fn add_hand(&mut self, c: Color, k: PieceKind) {
+        self.hands[c.index()].add(k);
+        self.hand_key = self
+            .hand_key
+            .wrapping_add(zobrist::HAND[c.index()][k.index()]);
+    }
+
+    pub(crate) fn remove_hand(&mut self, c: Color, k: PieceKind) {
+        self.hands[c.index()].remove(k);
+        self.hand_key = self
+            .hand_key
+            .wrapping_sub(zobrist::HAND[c.index()][k.index()]);
+    }
+
+    /// Plays `m`, which must be legal (or at least pseudo-legal) in this position.
+    pub fn play(&mut self, m: Move) {
+        let us = self.side;
+        let to = m.to();
+        if m.is_drop() {
+            let k = m.drop_kind();
+            self.remove_hand(us, k);
+            self.put(to, Piece::new(us, k));
+        } else {
+            let from = m.from();
+            // A generated move always starts on a piece of the side to move.
+            let Some(p) = self.board[from.index()] else {
+                debug_assert!(false, "no piece on {from}");
+                return;
+            };
+            if let Some(cap) = self.board[to.index()] {
+                self.remove(to, cap);
+                self.add_hand(us, cap.kind.unpromoted());
+            }
+            self.remove(from, p);
+            let kind = if m.is_promotion() {
+                p.kind.promoted()
+            } else {
+                p.kind
+            };
+            self.put(to, Piece::new(us, kind));
+        }
+        self.side = us.flip();
+        self.board_key ^= zobrist::SIDE;
+        self.ply += 1;
+        self.checkers = self.compute_checkers();
+    }
+
+    /// The position after `m`.
+    #[inline]
+    pub fn after(&self, m: Move) -> Position {
+        let mut p = self.clone();
+        p.play(m);
+        p
+    }
+
+    pub(crate) fn compute_checkers(&self) -> Bitboard {
+        match self.king_square(self.side) {
+            Some(k) => self.attackers_to(self.side.flip(), k, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// Gold-moving pieces: gold and the four promoted minor pieces.
+    #[inline]
+    pub fn golds(&self) -> Bitboard {
+        self.by_kind[PieceKind::Gold.index()]
+            | self.by_kind[PieceKind::ProPawn.index()]
+            | self.by_kind[PieceKind::ProLance.index()]
+            | self.by_kind[PieceKind::ProKnight.index()]
+            | self.by_kind[PieceKind::ProSilver.index()]
+    }
+
+    /// Rook and dragon.
+    #[inline]
+    pub fn rook_likes(&self) -> Bitboard {
+        self.by_kind[PieceKind::Rook.index()] | self.by_kind[PieceKind::Dragon.index()]
+    }
+
+    /// Bishop and horse.
+    #[inline]
+    pub fn bishop_likes(&self) -> Bitboard {
+        self.by_kind[PieceKind::Bishop.index()] | self.by_kind[PieceKind::Horse.index()]
+    }
+
+    /// Pieces of `by` attacking `sq` when the board occupancy is `occ`.
+    pub fn attackers_to(&self, by: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let them = by.flip();
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let a = (attacks::pawn(them, sq) & k(PieceKind::Pawn))
+            | (attacks::knight(them, sq) & k(PieceKind::Knight))
+            | (attacks::silver(them, sq) & k(PieceKind::Silver))
+            | (attacks::gold(them, sq) & self.golds())
+            | (attacks::king(sq)
+                & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)))
+            | (attacks::lance(them, sq, occ) & k(PieceKind::Lance))
+            | (attacks::rook(sq, occ) & self.rook_likes())
+            | (attacks::bishop(sq, occ) & self.bishop_likes());
+        a & self.by_color[by.index()]
+    }
+
+    /// True when `sq` is attacked by `by`.
+    #[inline]
+    pub fn is_attacked(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        self.attackers_to(by, sq, occ).any()
+    }
+
+    /// Pieces (of either color) that alone block a slider of `slider_color` from `target`.
+    pub fn blockers_for(&self, target: Square, slider_color: Color) -> Bitboard {
+        let occ = self.occupied();
+        let snipers = ((attacks::rook(target, Bitboard::EMPTY) & self.rook_likes())
+            | (attacks::bishop(target, Bitboard::EMPTY) & self.bishop_likes())
+            | (attacks::lance(slider_color.flip(), target, Bitboard::EMPTY)
+                & self.by_kind[PieceKind::Lance.index()]))
+            & self.by_color[slider_color.index()];
+        let mut out = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(target, s) & occ;
+            if b.any() && !b.more_than_one() {
+                out |= b;
+            }
+        }
+        out
+    }
+
+    /// Pieces of `c` pinned to `c`'s king.
+    #[inline]
+    pub fn pinned(&self, c: Color) -> Bitboard {
+        match self.king_square(c) {
+            Some(k) => self.blockers_for(k, c.flip()) & self.by_color[c.index()],
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// True when `m` (legal here) gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        self.after(m).in_check()
+    }
+}
