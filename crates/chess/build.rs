@@ -95,7 +95,12 @@ struct Entry {
     offset: usize,
 }
 
-fn build(dirs: &[(i32, i32); 4], rng: &mut Rng, magic_table: &mut Vec<u64>, pext_table: &mut Vec<u64>) -> Vec<Entry> {
+fn build(
+    dirs: &[(i32, i32); 4],
+    rng: &mut Rng,
+    magic_table: &mut Vec<u64>,
+    pext_table: &mut Vec<u64>,
+) -> Vec<Entry> {
     let mut entries = Vec::new();
     for sq in 0..64 {
         let m = mask(sq, dirs);
@@ -138,7 +143,12 @@ fn build(dirs: &[(i32, i32); 4], rng: &mut Rng, magic_table: &mut Vec<u64>, pext
             }
         };
         magic_table.extend_from_slice(&table);
-        entries.push(Entry { mask: m, magic, shift, offset });
+        entries.push(Entry {
+            mask: m,
+            magic,
+            shift,
+            offset,
+        });
     }
     entries
 }

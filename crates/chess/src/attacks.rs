@@ -45,16 +45,41 @@ const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     t
 }
 
-const KNIGHT_DELTAS: [(i32, i32); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-const KING_DELTAS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+const KNIGHT_DELTAS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING_DELTAS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
 
 static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_DELTAS);
 static KING: [u64; 64] = leaper_table(&KING_DELTAS);
-static PAWN: [[u64; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
+static PAWN: [[u64; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
 
 /// Slow ray walk, used to build the relation tables and as a test oracle.
 const fn ray_attacks(sq: usize, occ: u64, rook: bool) -> u64 {
-    let dirs: [(i32, i32); 4] = if rook { [(1, 0), (-1, 0), (0, 1), (0, -1)] } else { [(1, 1), (1, -1), (-1, 1), (-1, -1)] };
+    let dirs: [(i32, i32); 4] = if rook {
+        [(1, 0), (-1, 0), (0, 1), (0, -1)]
+    } else {
+        [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    };
     let f0 = (sq % 8) as i32;
     let r0 = (sq / 8) as i32;
     let mut out = 0u64;
@@ -119,7 +144,8 @@ const fn line_table() -> [[u64; 64]; 64] {
                 let mut k = 0;
                 while k < 2 {
                     if ray_attacks(a, 0, rook) & bb != 0 {
-                        t[a][b] = (ray_attacks(a, 0, rook) & ray_attacks(b, 0, rook)) | (1u64 << a) | bb;
+                        t[a][b] =
+                            (ray_attacks(a, 0, rook) & ray_attacks(b, 0, rook)) | (1u64 << a) | bb;
                     }
                     rook = false;
                     k += 1;
@@ -323,6 +349,9 @@ mod tests {
         assert_eq!(between(a1, h8).count(), 7);
         assert_eq!(line(a1, h8).count(), 8);
         assert_eq!(line(a1, Square::new(10)).count(), 0);
-        assert_eq!(between(a1, Square::new(10)), Bitboard::from_square(Square::new(10)));
+        assert_eq!(
+            between(a1, Square::new(10)),
+            Bitboard::from_square(Square::new(10))
+        );
     }
 }

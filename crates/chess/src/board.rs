@@ -1,7 +1,9 @@
 //! `Board`: the complete state of a chess position as a small `Copy` value, and the code that
 //! plays a move on it (make). Repetition history lives in [`crate::Position`].
 
-use crate::attacks::{self, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use crate::attacks::{
+    self, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::types::{Color, Piece, PieceKind, Square};
@@ -120,7 +122,10 @@ impl Board {
         if p == EMPTY {
             None
         } else {
-            Some(Piece::new(if p >= 6 { Color::Black } else { Color::White }, PieceKind::from_index((p % 6) as usize)))
+            Some(Piece::new(
+                if p >= 6 { Color::Black } else { Color::White },
+                PieceKind::from_index((p % 6) as usize),
+            ))
         }
     }
 
@@ -335,7 +340,8 @@ impl Board {
         self.by_color[p.color.index()] ^= b;
         self.mailbox[from.index()] = EMPTY;
         self.mailbox[to.index()] = p.index() as u8;
-        self.hash ^= zobrist::piece(p.index(), from.index()) ^ zobrist::piece(p.index(), to.index());
+        self.hash ^=
+            zobrist::piece(p.index(), from.index()) ^ zobrist::piece(p.index(), to.index());
     }
 
     #[inline(always)]
@@ -358,12 +364,18 @@ impl Board {
             self.hash ^= zobrist::ep_file((self.ep & 7) as usize);
             self.ep = NO_SQ;
         }
-        let moved = self.piece_on(from).expect("play: no piece on the from square");
+        let moved = self
+            .piece_on(from)
+            .expect("play: no piece on the from square");
         self.halfmove += 1;
         let rights_before = self.castle_bits();
 
         if m.is_castle() {
-            let side = if to.index() > from.index() { CastleSide::Short } else { CastleSide::Long };
+            let side = if to.index() > from.index() {
+                CastleSide::Short
+            } else {
+                CastleSide::Long
+            };
             let rank = from.rank();
             let kdest = Square::from_coords(side.king_file(), rank);
             let rdest = Square::from_coords(side.rook_file(), rank);
@@ -512,7 +524,9 @@ impl core::fmt::Display for Board {
         for r in (0..8).rev() {
             write!(f, " {} ", r + 1)?;
             for file in 0..8 {
-                let c = self.piece_on(Square::from_coords(file, r)).map_or('.', |p| p.char());
+                let c = self
+                    .piece_on(Square::from_coords(file, r))
+                    .map_or('.', |p| p.char());
                 write!(f, " {c}")?;
             }
             writeln!(f)?;

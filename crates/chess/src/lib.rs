@@ -33,6 +33,8 @@ pub use fen::{FenError, STARTPOS};
 pub use movegen::GenMode;
 pub use moves::{Move, MoveFlag, MoveList, MAX_MOVES};
 pub use notation::MoveError;
-pub use perft::{perft, perft_divide, perft_divide_parallel, perft_parallel};
+pub use perft::{
+    parse_perft_suite, perft, perft_divide, perft_divide_parallel, perft_parallel, PerftLine,
+};
 pub use position::Position;
 pub use types::{sq, Color, Piece, PieceKind, Square};

@@ -5,7 +5,10 @@
 //! the checkers and pinned pieces that `Board::play` keeps, so no move is ever made and taken
 //! back to test it.
 
-use crate::attacks::{between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks};
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
 use crate::bitboard::Bitboard;
 use crate::board::{Board, CastleSide};
 use crate::moves::{Move, MoveFlag, MoveList};
@@ -62,7 +65,14 @@ impl Sink for MoveList {
         }
     }
     #[inline(always)]
-    fn promotions(&mut self, targets: Bitboard, delta: i8, capture: bool, queen: bool, under: bool) {
+    fn promotions(
+        &mut self,
+        targets: Bitboard,
+        delta: i8,
+        capture: bool,
+        queen: bool,
+        under: bool,
+    ) {
         for to in targets {
             let from = Square::new((to.index() as i8 - delta) as u8);
             if queen {
@@ -94,7 +104,14 @@ impl Sink for Counter {
         self.0 += targets.count() as u64;
     }
     #[inline(always)]
-    fn promotions(&mut self, targets: Bitboard, _delta: i8, _capture: bool, queen: bool, under: bool) {
+    fn promotions(
+        &mut self,
+        targets: Bitboard,
+        _delta: i8,
+        _capture: bool,
+        queen: bool,
+        under: bool,
+    ) {
         self.0 += targets.count() as u64 * (queen as u64 + 3 * under as u64);
     }
     #[inline(always)]
@@ -192,7 +209,11 @@ impl Board {
             return;
         }
         // Squares that answer a single check: capture the checker or block the line.
-        let check_mask = if checkers.any() { between(ksq, checkers.lsb()) } else { Bitboard::FULL };
+        let check_mask = if checkers.any() {
+            between(ksq, checkers.lsb())
+        } else {
+            Bitboard::FULL
+        };
         let target = check_mask
             & match MODE {
                 ALL => !ours,
@@ -334,7 +355,8 @@ impl Board {
             let ep = Square::new(self.ep);
             let cap_sq = Square::new((ep.index() as i8 - up) as u8);
             for from in pawn_attacks(us.flip(), ep) & pawns {
-                let occ2 = (occ ^ Bitboard::from_square(from) ^ Bitboard::from_square(cap_sq)) | Bitboard::from_square(ep);
+                let occ2 = (occ ^ Bitboard::from_square(from) ^ Bitboard::from_square(cap_sq))
+                    | Bitboard::from_square(ep);
                 let them2 = them ^ Bitboard::from_square(cap_sq);
                 let rq = (self.by_kind[3] | self.by_kind[4]) & them2;
                 let bq = (self.by_kind[2] | self.by_kind[4]) & them2;
@@ -362,7 +384,10 @@ impl Board {
             let kdest = Square::from_coords(side.king_file(), rank);
             let rdest = Square::from_coords(side.rook_file(), rank);
             let movers = Bitboard::from_square(ksq) | Bitboard::from_square(rsq);
-            let path = between(ksq, kdest) | between(rsq, rdest) | Bitboard::from_square(kdest) | Bitboard::from_square(rdest);
+            let path = between(ksq, kdest)
+                | between(rsq, rdest)
+                | Bitboard::from_square(kdest)
+                | Bitboard::from_square(rdest);
             if (path & occ & !movers).any() {
                 continue;
             }

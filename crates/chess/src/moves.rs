@@ -169,7 +169,10 @@ impl MoveList {
     /// An empty list.
     #[inline(always)]
     pub const fn new() -> MoveList {
-        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+        MoveList {
+            moves: [Move::NULL; MAX_MOVES],
+            len: 0,
+        }
     }
 
     /// Appends a move.

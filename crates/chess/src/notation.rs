@@ -34,7 +34,11 @@ impl std::error::Error for MoveError {}
 impl Board {
     /// King destination square of a castling move.
     fn castle_king_dest(&self, m: Move) -> Square {
-        let side = if m.to().index() > m.from().index() { CastleSide::Short } else { CastleSide::Long };
+        let side = if m.to().index() > m.from().index() {
+            CastleSide::Short
+        } else {
+            CastleSide::Long
+        };
         Square::from_coords(side.king_file(), m.from().rank())
     }
 
@@ -43,7 +47,11 @@ impl Board {
         if m == Move::NULL {
             return "0000".to_string();
         }
-        let to = if m.is_castle() && !self.chess960 { self.castle_king_dest(m) } else { m.to() };
+        let to = if m.is_castle() && !self.chess960 {
+            self.castle_king_dest(m)
+        } else {
+            m.to()
+        };
         let mut s = format!("{}{}", m.from(), to);
         if let Some(p) = m.promotion() {
             s.push(p.char());
@@ -64,7 +72,10 @@ impl Board {
         let promo = match bytes.get(4) {
             None => None,
             Some(&c) => match PieceKind::from_char(c as char) {
-                Some(k @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen)) => Some(k),
+                Some(
+                    k
+                    @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
+                ) => Some(k),
                 _ => return Err(MoveError::Syntax(t.to_string())),
             },
         };
@@ -90,7 +101,11 @@ impl Board {
     pub fn move_to_san(&self, m: Move) -> String {
         let mut s = String::with_capacity(8);
         if m.is_castle() {
-            s.push_str(if m.to().index() > m.from().index() { "O-O" } else { "O-O-O" });
+            s.push_str(if m.to().index() > m.from().index() {
+                "O-O"
+            } else {
+                "O-O-O"
+            });
         } else {
             let kind = self.kind_on(m.from()).unwrap_or(PieceKind::Pawn);
             if kind == PieceKind::Pawn {
@@ -108,7 +123,11 @@ impl Board {
                 // Disambiguation: other pieces of the same kind that can reach the same square.
                 let mut others = Bitboard::EMPTY;
                 for &o in self.legal_moves().iter() {
-                    if o.to() == m.to() && o.from() != m.from() && !o.is_castle() && self.kind_on(o.from()) == Some(kind) {
+                    if o.to() == m.to()
+                        && o.from() != m.from()
+                        && !o.is_castle()
+                        && self.kind_on(o.from()) == Some(kind)
+                    {
                         others |= Bitboard::from_square(o.from());
                     }
                 }
@@ -158,13 +177,19 @@ impl Board {
         }
         let b = t.as_bytes();
         let (kind, mut rest) = match b[0] {
-            b'N' | b'B' | b'R' | b'Q' | b'K' => (PieceKind::from_char(b[0] as char).unwrap_or(PieceKind::Pawn), &b[1..]),
+            b'N' | b'B' | b'R' | b'Q' | b'K' => (
+                PieceKind::from_char(b[0] as char).unwrap_or(PieceKind::Pawn),
+                &b[1..],
+            ),
             _ => (PieceKind::Pawn, b),
         };
         // Promotion suffix: "=Q" or "Q".
         let mut promo = None;
         if let Some(&last) = rest.last() {
-            if kind == PieceKind::Pawn && matches!(last, b'N' | b'B' | b'R' | b'Q' | b'n' | b'b' | b'r' | b'q') && rest.len() >= 3 {
+            if kind == PieceKind::Pawn
+                && matches!(last, b'N' | b'B' | b'R' | b'Q' | b'n' | b'b' | b'r' | b'q')
+                && rest.len() >= 3
+            {
                 promo = PieceKind::from_char(last as char);
                 rest = &rest[..rest.len() - 1];
                 if rest.last() == Some(&b'=') {
@@ -175,7 +200,8 @@ impl Board {
         if rest.len() < 2 {
             return Err(MoveError::Syntax(raw.to_string()));
         }
-        let to_txt = core::str::from_utf8(&rest[rest.len() - 2..]).map_err(|_| MoveError::Syntax(raw.to_string()))?;
+        let to_txt = core::str::from_utf8(&rest[rest.len() - 2..])
+            .map_err(|_| MoveError::Syntax(raw.to_string()))?;
         let to = Square::parse(to_txt).ok_or_else(|| MoveError::Syntax(raw.to_string()))?;
         let mut head = &rest[..rest.len() - 2];
         let capture = head.last() == Some(&b'x');
@@ -196,10 +222,16 @@ impl Board {
         }
         let mut found = None;
         for &m in legal.iter() {
-            if m.is_castle() || m.to() != to || self.kind_on(m.from()) != Some(kind) || m.promotion() != promo {
+            if m.is_castle()
+                || m.to() != to
+                || self.kind_on(m.from()) != Some(kind)
+                || m.promotion() != promo
+            {
                 continue;
             }
-            if from_file.is_some_and(|f| f != m.from().file()) || from_rank.is_some_and(|r| r != m.from().rank()) {
+            if from_file.is_some_and(|f| f != m.from().file())
+                || from_rank.is_some_and(|r| r != m.from().rank())
+            {
                 continue;
             }
             if kind == PieceKind::Pawn && m.is_capture() != capture {

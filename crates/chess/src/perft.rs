@@ -29,12 +29,20 @@ pub fn perft_divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    board.legal_moves().iter().map(|&m| (m, perft(&board.played(m), depth - 1))).collect()
+    board
+        .legal_moves()
+        .iter()
+        .map(|&m| (m, perft(&board.played(m), depth - 1)))
+        .collect()
 }
 
 /// Leaf count with the root moves shared among `threads` threads.
 pub fn perft_parallel(board: &Board, depth: u32, threads: usize) -> u64 {
-    perft_divide_parallel(board, depth, threads).iter().map(|x| x.1).sum::<u64>().max(u64::from(depth == 0))
+    perft_divide_parallel(board, depth, threads)
+        .iter()
+        .map(|x| x.1)
+        .sum::<u64>()
+        .max(u64::from(depth == 0))
 }
 
 /// `perft_divide` with the root moves shared among `threads` threads (result in move order).
@@ -65,10 +73,69 @@ pub fn perft_divide_parallel(board: &Board, depth: u32, threads: usize) -> Vec<(
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("perft worker panicked")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("perft worker panicked"))
+            .collect()
     });
     for (i, n) in chunks.into_iter().flatten() {
         results[i] = n;
     }
     moves.iter().copied().zip(results).collect()
+}
+
+/// One line of a perft suite: the FEN and its expected (depth, count) pairs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftLine {
+    /// The position.
+    pub fen: String,
+    /// Expected leaf counts per depth.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads a perft suite, one `FEN ; D1 n ; D2 n ...` a line (space after `;` optional). Blank
+/// lines and `#` comments are skipped; a malformed line is an error naming its line number.
+///
+/// ```
+/// let s = chess::parse_perft_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9").unwrap();
+/// assert_eq!(s[0].counts, vec![(1, 3), (2, 9)]);
+/// assert!(chess::parse_perft_suite("junk ; D1 3").unwrap_err().starts_with("line 1"));
+/// ```
+pub fn parse_perft_suite(text: &str) -> Result<Vec<PerftLine>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let lineno = i + 1;
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim().to_string();
+        let mut counts = Vec::new();
+        for p in parts {
+            let p = p.trim();
+            if p.is_empty() {
+                continue;
+            }
+            let mut w = p.split_whitespace();
+            let (d, n) = match (w.next(), w.next(), w.next()) {
+                (Some(d), Some(n), None) => (d, n),
+                _ => return Err(format!("line {lineno}: expected 'Dn count', found '{p}'")),
+            };
+            let depth = d
+                .strip_prefix('D')
+                .and_then(|x| x.parse::<u32>().ok())
+                .ok_or_else(|| format!("line {lineno}: bad depth '{d}'"))?;
+            let count = n
+                .parse::<u64>()
+                .map_err(|_| format!("line {lineno}: bad count '{n}'"))?;
+            counts.push((depth, count));
+        }
+        if counts.is_empty() {
+            return Err(format!("line {lineno}: no depth counts"));
+        }
+        Board::from_fen(&fen).map_err(|e| format!("line {lineno}: {e}"))?;
+        out.push(PerftLine { fen, counts });
+    }
+    Ok(out)
 }

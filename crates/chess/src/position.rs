@@ -30,7 +30,10 @@ impl Default for Position {
 impl Position {
     /// Wraps a board with empty history.
     pub fn new(board: Board) -> Position {
-        Position { board, history: Vec::with_capacity(512) }
+        Position {
+            board,
+            history: Vec::with_capacity(512),
+        }
     }
 
     /// The standard starting position.
@@ -115,7 +118,14 @@ impl Position {
     pub fn repetitions(&self) -> usize {
         let h = self.board.hash;
         let n = self.board.halfmove as usize;
-        self.history.iter().rev().take(n).skip(1).step_by(2).filter(|b| b.hash == h).count()
+        self.history
+            .iter()
+            .rev()
+            .take(n)
+            .skip(1)
+            .step_by(2)
+            .filter(|b| b.hash == h)
+            .count()
     }
 
     /// True when the current position occurred before since the last irreversible move

@@ -1,7 +1,7 @@
 //! `estuary perft`: leaf counts of the legal move tree, single positions and EPD suites.
 
 use crate::args::Args;
-use chess::{perft_divide_parallel, perft_parallel, Board};
+use chess::{parse_perft_suite, perft_divide_parallel, perft_parallel, Board};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -46,56 +46,9 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One line of a perft suite: the FEN and its (depth, count) pairs.
-pub struct SuiteLine {
-    /// The position.
-    pub fen: String,
-    /// Expected counts per depth.
-    pub counts: Vec<(u32, u64)>,
-}
-
-/// Reads `FEN ; D1 n ; D2 n ...` (spaces after `;` optional). Blank lines and `#` comments are
-/// skipped; a malformed line is an error naming its line number.
-pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let lineno = i + 1;
-        let mut parts = line.split(';');
-        let fen = parts.next().unwrap_or("").trim().to_string();
-        let mut counts = Vec::new();
-        for p in parts {
-            let p = p.trim();
-            if p.is_empty() {
-                continue;
-            }
-            let mut w = p.split_whitespace();
-            let (d, n) = match (w.next(), w.next(), w.next()) {
-                (Some(d), Some(n), None) => (d, n),
-                _ => return Err(format!("line {lineno}: expected 'Dn count', found '{p}'")),
-            };
-            let depth = d
-                .strip_prefix('D')
-                .and_then(|x| x.parse::<u32>().ok())
-                .ok_or_else(|| format!("line {lineno}: bad depth '{d}'"))?;
-            let count = n.parse::<u64>().map_err(|_| format!("line {lineno}: bad count '{n}'"))?;
-            counts.push((depth, count));
-        }
-        if counts.is_empty() {
-            return Err(format!("line {lineno}: no depth counts"));
-        }
-        Board::from_fen(&fen).map_err(|e| format!("line {lineno}: {e}"))?;
-        out.push(SuiteLine { fen, counts });
-    }
-    Ok(out)
-}
-
 fn run_suite(path: &str, max_depth: Option<u32>, threads: usize) -> Result<ExitCode, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let suite = parse_suite(&text)?;
+    let suite = parse_perft_suite(&text)?;
     let (mut passed, mut failed) = (0usize, 0usize);
     let mut nodes = 0u64;
     let start = Instant::now();
@@ -119,19 +72,4 @@ fn run_suite(path: &str, max_depth: Option<u32>, threads: usize) -> Result<ExitC
     println!("time {:.3} s, {nodes} nodes, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suite_parser_reports_line_numbers() {
-        let ok = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ; D2 9\n\n").unwrap();
-        assert_eq!(ok[0].counts, vec![(1, 3), (2, 9)]);
-        let e = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ; D1 3\nfoo ; D1 x\n").err().unwrap();
-        assert!(e.starts_with("line 2"), "{e}");
-        let e = parse_suite("8/8/8/8/8/8/8/K6k w - - 0 1 ; X1 3\n").err().unwrap();
-        assert!(e.contains("line 1"), "{e}");
-    }
 }
