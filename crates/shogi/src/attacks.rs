@@ -45,7 +45,7 @@ const fn build_rays() -> [[u128; 81]; 8] {
 }
 
 /// Rays from each square in each direction, excluding the square itself.
-pub const RAYS: [[u128; 81]; 8] = build_rays();
+pub static RAYS: [[u128; 81]; 8] = build_rays();
 
 /// Step offsets (rank, col) for Black's pieces; White's are mirrored in rank.
 const fn steps(kind: usize) -> &'static [(i8, i8)] {
@@ -97,7 +97,7 @@ const fn build_steps() -> [[[u128; 81]; 8]; 2] {
 }
 
 /// Step attacks `[color][kind 0..8][square]` for pawn, knight, silver, gold and king.
-const STEPS: [[[u128; 81]; 8]; 2] = build_steps();
+static STEPS: [[[u128; 81]; 8]; 2] = build_steps();
 
 #[inline]
 fn ray_pos(d: usize, sq: usize, occ: u128) -> u128 {

@@ -65,9 +65,9 @@ impl Bitboard {
     /// The set of all squares on the files of the squares in `self`.
     pub fn files(self) -> Bitboard {
         let mut f = 0u128;
-        for col in 0..9 {
-            if self.0 & FILE_MASKS[col] != 0 {
-                f |= FILE_MASKS[col];
+        for m in FILE_MASKS {
+            if self.0 & m != 0 {
+                f |= m;
             }
         }
         Bitboard(f)

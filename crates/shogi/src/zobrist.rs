@@ -9,7 +9,9 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-const fn build() -> ([[[u64; 81]; 14]; 2], [[u64; 7]; 2], u64) {
+type Tables = ([[[u64; 81]; 14]; 2], [[u64; 7]; 2], u64);
+
+const fn build() -> Tables {
     let mut board = [[[0u64; 81]; 14]; 2];
     let mut hand = [[0u64; 7]; 2];
     let mut st = 0x5107_0915_E57A_A12Bu64;
@@ -39,10 +41,10 @@ const fn build() -> ([[[u64; 81]; 14]; 2], [[u64; 7]; 2], u64) {
     (board, hand, 1)
 }
 
-const TABLES: ([[[u64; 81]; 14]; 2], [[u64; 7]; 2], u64) = build();
+const TABLES: Tables = build();
 
 /// Key of a piece `[color][kind][square]`; bit 0 is always clear.
-pub const PIECE: [[[u64; 81]; 14]; 2] = TABLES.0;
+pub static PIECE: [[[u64; 81]; 14]; 2] = TABLES.0;
 /// Key added per piece in hand `[color][hand kind]`.
 pub const HAND: [[u64; 7]; 2] = TABLES.1;
 /// Xored in when White is to move (bit 0 of the board key is the side to move).

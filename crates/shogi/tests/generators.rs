@@ -1,0 +1,64 @@
+//! The check and evasion generators against filtered legal moves on many positions.
+
+mod common;
+
+use common::random_playouts;
+use shogi::{Move, MoveList};
+
+fn sorted(l: &MoveList) -> Vec<u16> {
+    let mut v: Vec<u16> = l.iter().map(|m| m.0).collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn checks_and_evasions_equal_filtered_legal_moves() {
+    let mut legal = MoveList::new();
+    let mut gen = MoveList::new();
+    let (mut positions, mut in_check, mut with_checks) = (0usize, 0usize, 0usize);
+    random_playouts(0xC4EC, 900, 130, |pos| {
+        positions += 1;
+        pos.legal_moves(&mut legal);
+        if pos.in_check() {
+            in_check += 1;
+            pos.evasions(&mut gen);
+            assert_eq!(
+                sorted(&gen),
+                sorted(&legal),
+                "evasions of {}",
+                pos.to_sfen()
+            );
+        }
+        pos.check_moves(&mut gen);
+        let mut want = MoveList::new();
+        for &m in legal.iter() {
+            if pos.after(m).in_check() {
+                want.push(m);
+            }
+        }
+        if !want.is_empty() {
+            with_checks += 1;
+        }
+        if sorted(&gen) != sorted(&want) {
+            let g: Vec<Move> = gen.to_vec();
+            let w: Vec<Move> = want.to_vec();
+            let extra: Vec<String> = g
+                .iter()
+                .filter(|m| !w.contains(m))
+                .map(|m| m.usi())
+                .collect();
+            let missing: Vec<String> = w
+                .iter()
+                .filter(|m| !g.contains(m))
+                .map(|m| m.usi())
+                .collect();
+            panic!(
+                "checks of {}: extra {extra:?}, missing {missing:?}",
+                pos.to_sfen()
+            );
+        }
+    });
+    eprintln!("{positions} positions, {in_check} in check, {with_checks} with checks");
+    assert!(positions >= 100_000, "only {positions} positions");
+    assert!(in_check >= 5_000, "only {in_check} positions in check");
+}
