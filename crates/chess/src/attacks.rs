@@ -159,6 +159,31 @@ const fn line_table() -> [[u64; 64]; 64] {
 }
 
 static BETWEEN: [[u64; 64]; 64] = between_table();
+
+const fn rays_table(rook: bool) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut s = 0;
+    while s < 64 {
+        t[s] = ray_attacks(s, 0, rook);
+        s += 1;
+    }
+    t
+}
+
+static ROOK_RAYS: [u64; 64] = rays_table(true);
+static BISHOP_RAYS: [u64; 64] = rays_table(false);
+
+/// Rook attacks from `s` on an empty board.
+#[inline(always)]
+pub fn rook_rays(s: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[s.index()])
+}
+
+/// Bishop attacks from `s` on an empty board.
+#[inline(always)]
+pub fn bishop_rays(s: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[s.index()])
+}
 static LINE: [[u64; 64]; 64] = line_table();
 
 static USE_PEXT: AtomicBool = AtomicBool::new(false);

@@ -36,7 +36,7 @@ impl CastleSide {
 }
 
 const NO_SQ: u8 = 64;
-const EMPTY: u8 = 12;
+
 
 /// A chess position without history: pieces, side to move, castling rights (by rook square,
 /// so Chess960 works), en-passant square, move counters and the Zobrist key, plus the
@@ -45,7 +45,6 @@ const EMPTY: u8 = 12;
 pub struct Board {
     pub(crate) by_kind: [Bitboard; 6],
     pub(crate) by_color: [Bitboard; 2],
-    pub(crate) mailbox: [u8; 64],
     pub(crate) side: Color,
     /// Rook square per colour and side, `NO_SQ` when the right is gone.
     pub(crate) castle_rooks: [[u8; 2]; 2],
@@ -65,7 +64,6 @@ impl Board {
         Board {
             by_kind: [Bitboard::EMPTY; 6],
             by_color: [Bitboard::EMPTY; 2],
-            mailbox: [EMPTY; 64],
             side: Color::White,
             castle_rooks: [[NO_SQ; 2]; 2],
             ep: NO_SQ,
@@ -118,22 +116,39 @@ impl Board {
     /// The piece on `s`, if any.
     #[inline(always)]
     pub fn piece_on(&self, s: Square) -> Option<Piece> {
-        let p = self.mailbox[s.index()];
-        if p == EMPTY {
-            None
-        } else {
-            Some(Piece::new(
-                if p >= 6 { Color::Black } else { Color::White },
-                PieceKind::from_index((p % 6) as usize),
-            ))
-        }
+        let kind = self.kind_on(s)?;
+        let color = if self.by_color[1].has(s) { Color::Black } else { Color::White };
+        Some(Piece::new(color, kind))
     }
 
-    /// The kind of piece on `s`, if any.
+    /// The kind of piece on `s`, if any. (No mailbox: the board stays small for copy-make.)
     #[inline(always)]
     pub fn kind_on(&self, s: Square) -> Option<PieceKind> {
-        let p = self.mailbox[s.index()];
-        (p != EMPTY).then(|| PieceKind::from_index((p % 6) as usize))
+        if !self.occupied().has(s) {
+            return None;
+        }
+        Some(self.kind_on_occupied(s))
+    }
+
+    /// The kind of the piece on `s`, which must be occupied.
+    #[inline(always)]
+    pub(crate) fn kind_on_occupied(&self, s: Square) -> PieceKind {
+        let b = s.index();
+        let k = &self.by_kind;
+        // Pawns, knights, bishops and rooks first: the usual movers and victims.
+        if k[0].0 >> b & 1 != 0 {
+            PieceKind::Pawn
+        } else if k[1].0 >> b & 1 != 0 {
+            PieceKind::Knight
+        } else if k[2].0 >> b & 1 != 0 {
+            PieceKind::Bishop
+        } else if k[3].0 >> b & 1 != 0 {
+            PieceKind::Rook
+        } else if k[4].0 >> b & 1 != 0 {
+            PieceKind::Queen
+        } else {
+            PieceKind::King
+        }
     }
 
     /// Square of `c`'s king.
@@ -202,6 +217,13 @@ impl Board {
         (s != NO_SQ).then(|| Square::new(s))
     }
 
+    /// True when either side still has a castling right.
+    #[inline(always)]
+    pub fn has_castle_rights(&self) -> bool {
+        let r = self.castle_rooks;
+        u32::from_ne_bytes([r[0][0], r[0][1], r[1][0], r[1][1]]) != u32::from_ne_bytes([NO_SQ; 4])
+    }
+
     /// Castling rights as four bits: white short, white long, black short, black long.
     #[inline(always)]
     pub fn castle_bits(&self) -> u8 {
@@ -215,7 +237,7 @@ impl Board {
     }
 
     /// Every piece of either colour attacking `s`, given occupancy `occ`.
-    #[inline]
+    #[inline(always)]
     pub fn attackers_to(&self, s: Square, occ: Bitboard) -> Bitboard {
         let rq = self.by_kind[3] | self.by_kind[4];
         let bq = self.by_kind[2] | self.by_kind[4];
@@ -258,15 +280,15 @@ impl Board {
     }
 
     /// Recomputes checkers and pinned pieces for the side to move.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn update_check_info(&mut self) {
         let us = self.side;
         let k = self.king(us);
         let them = self.by_color[us.flip().index()];
         let occ = self.occupied();
         self.checkers = self.attackers_to(k, occ) & them;
-        let snipers = ((rook_attacks(k, Bitboard::EMPTY) & (self.by_kind[3] | self.by_kind[4]))
-            | (bishop_attacks(k, Bitboard::EMPTY) & (self.by_kind[2] | self.by_kind[4])))
+        let snipers = ((attacks::rook_rays(k) & (self.by_kind[3] | self.by_kind[4]))
+            | (attacks::bishop_rays(k) & (self.by_kind[2] | self.by_kind[4])))
             & them;
         let ours = self.by_color[us.index()];
         let mut pinned = Bitboard::EMPTY;
@@ -317,31 +339,38 @@ impl Board {
 
     #[inline(always)]
     pub(crate) fn put(&mut self, p: Piece, s: Square) {
+        self.put_h::<true>(p, s)
+    }
+
+    #[inline(always)]
+    fn put_h<const HASH: bool>(&mut self, p: Piece, s: Square) {
         let b = Bitboard::from_square(s);
         self.by_kind[p.kind.index()] |= b;
         self.by_color[p.color.index()] |= b;
-        self.mailbox[s.index()] = p.index() as u8;
-        self.hash ^= zobrist::piece(p.index(), s.index());
+        if HASH {
+            self.hash ^= zobrist::piece(p.index(), s.index());
+        }
     }
 
     #[inline(always)]
-    fn remove(&mut self, p: Piece, s: Square) {
+    fn remove<const HASH: bool>(&mut self, p: Piece, s: Square) {
         let b = Bitboard::from_square(s);
         self.by_kind[p.kind.index()] ^= b;
         self.by_color[p.color.index()] ^= b;
-        self.mailbox[s.index()] = EMPTY;
-        self.hash ^= zobrist::piece(p.index(), s.index());
+        if HASH {
+            self.hash ^= zobrist::piece(p.index(), s.index());
+        }
     }
 
     #[inline(always)]
-    fn shift(&mut self, p: Piece, from: Square, to: Square) {
+    fn shift<const HASH: bool>(&mut self, p: Piece, from: Square, to: Square) {
         let b = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.by_kind[p.kind.index()] ^= b;
         self.by_color[p.color.index()] ^= b;
-        self.mailbox[from.index()] = EMPTY;
-        self.mailbox[to.index()] = p.index() as u8;
-        self.hash ^=
-            zobrist::piece(p.index(), from.index()) ^ zobrist::piece(p.index(), to.index());
+        if HASH {
+            self.hash ^=
+                zobrist::piece(p.index(), from.index()) ^ zobrist::piece(p.index(), to.index());
+        }
     }
 
     #[inline(always)]
@@ -355,20 +384,29 @@ impl Board {
     }
 
     /// Plays a legal move in place (the "make" of copy-make). `m` must be legal here.
+    #[inline]
     pub fn play(&mut self, m: Move) {
+        self.play_impl::<true>(m)
+    }
+
+    /// `play`, with the Zobrist key left alone when `HASH` is false (perft needs no key).
+    #[inline(always)]
+    pub(crate) fn play_impl<const HASH: bool>(&mut self, m: Move) {
         let us = self.side;
         let them = us.flip();
         let from = m.from();
         let to = m.to();
         if self.ep != NO_SQ {
-            self.hash ^= zobrist::ep_file((self.ep & 7) as usize);
+            if HASH {
+                self.hash ^= zobrist::ep_file((self.ep & 7) as usize);
+            }
             self.ep = NO_SQ;
         }
-        let moved = self
-            .piece_on(from)
-            .expect("play: no piece on the from square");
+        let moved = Piece::new(us, self.kind_on_occupied(from));
         self.halfmove += 1;
-        let rights_before = self.castle_bits();
+        let rights_before = if HASH { self.castle_bits() } else { 0 };
+        let has_rights = self.has_castle_rights();
+        let mut rook_captured = false;
 
         if m.is_castle() {
             let side = if to.index() > from.index() {
@@ -380,26 +418,27 @@ impl Board {
             let kdest = Square::from_coords(side.king_file(), rank);
             let rdest = Square::from_coords(side.rook_file(), rank);
             let rook = Piece::new(us, PieceKind::Rook);
-            self.remove(moved, from);
-            self.remove(rook, to);
-            self.put(moved, kdest);
-            self.put(rook, rdest);
+            self.remove::<HASH>(moved, from);
+            self.remove::<HASH>(rook, to);
+            self.put_h::<HASH>(moved, kdest);
+            self.put_h::<HASH>(rook, rdest);
             self.castle_rooks[us.index()] = [NO_SQ; 2];
         } else {
             if m.is_en_passant() {
                 let cap = Square::from_coords(to.file(), from.rank());
-                self.remove(Piece::new(them, PieceKind::Pawn), cap);
+                self.remove::<HASH>(Piece::new(them, PieceKind::Pawn), cap);
                 self.halfmove = 0;
             } else if m.is_capture() {
-                let victim = self.piece_on(to).expect("play: capture of an empty square");
-                self.remove(victim, to);
+                let victim = Piece::new(them, self.kind_on_occupied(to));
+                rook_captured = victim.kind == PieceKind::Rook;
+                self.remove::<HASH>(victim, to);
                 self.halfmove = 0;
             }
             if let Some(k) = m.promotion() {
-                self.remove(moved, from);
-                self.put(Piece::new(us, k), to);
+                self.remove::<HASH>(moved, from);
+                self.put_h::<HASH>(Piece::new(us, k), to);
             } else {
-                self.shift(moved, from, to);
+                self.shift::<HASH>(moved, from, to);
             }
             if moved.kind == PieceKind::Pawn {
                 self.halfmove = 0;
@@ -407,11 +446,14 @@ impl Board {
                     let ep = Square::new(((from.index() + to.index()) / 2) as u8);
                     if (pawn_attacks(us, ep) & self.pieces(them, PieceKind::Pawn)).any() {
                         self.ep = ep.index() as u8;
-                        self.hash ^= zobrist::ep_file(ep.file() as usize);
+                        if HASH {
+                            self.hash ^= zobrist::ep_file(ep.file() as usize);
+                        }
                     }
                 }
             }
-            if rights_before != 0 {
+            // Rights change only when a king or rook moves or a rook is taken.
+            if has_rights && (rook_captured || moved.kind == PieceKind::King || moved.kind == PieceKind::Rook) {
                 if moved.kind == PieceKind::King {
                     self.castle_rooks[us.index()] = [NO_SQ; 2];
                 }
@@ -425,14 +467,16 @@ impl Board {
                 }
             }
         }
-        if rights_before != 0 {
+        if HASH && has_rights {
             self.set_castle_bits_hash(rights_before);
         }
         if us == Color::Black {
             self.fullmove += 1;
         }
         self.side = them;
-        self.hash ^= zobrist::side();
+        if HASH {
+            self.hash ^= zobrist::side();
+        }
         self.update_check_info();
     }
 
@@ -441,6 +485,14 @@ impl Board {
     pub fn played(&self, m: Move) -> Board {
         let mut b = *self;
         b.play(m);
+        b
+    }
+
+    /// `played` without maintaining the Zobrist key (for perft).
+    #[inline(always)]
+    pub(crate) fn played_unhashed(&self, m: Move) -> Board {
+        let mut b = *self;
+        b.play_impl::<false>(m);
         b
     }
 

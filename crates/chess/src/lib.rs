@@ -9,7 +9,7 @@
 //! let m = pos.parse_san("Nf3").unwrap();
 //! pos.make(m);
 //! assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
-//! assert_eq!(chess::perft(pos.board(), 2), 400);
+//! assert_eq!(chess::perft(pos.board(), 2), 440);
 //! ```
 
 #![deny(clippy::undocumented_unsafe_blocks)]

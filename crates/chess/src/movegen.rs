@@ -164,9 +164,20 @@ impl Board {
     /// Number of legal moves, counted without listing them.
     #[inline]
     pub fn count_legal(&self) -> u64 {
+        self.count_legal_inline()
+    }
+
+    #[inline(always)]
+    pub(crate) fn count_legal_inline(&self) -> u64 {
         let mut c = Counter(0);
         self.gen::<_, ALL>(&mut c);
         c.0
+    }
+
+    /// All legal moves into `list` (not cleared), inlined into the caller.
+    #[inline(always)]
+    pub(crate) fn gen_list_all(&self, list: &mut MoveList) {
+        self.gen::<_, ALL>(list);
     }
 
     /// True when the side to move has at least one legal move.

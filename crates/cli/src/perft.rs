@@ -1,6 +1,7 @@
 //! `estuary perft`: leaf counts of the legal move tree, single positions and EPD suites.
 
 use crate::args::Args;
+use crate::outln;
 use chess::{parse_perft_suite, perft_divide_parallel, perft_parallel, Board};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -34,15 +35,15 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let nodes = if divide {
         let rows = perft_divide_parallel(&board, depth, threads);
         for (m, n) in &rows {
-            println!("{}: {n}", board.move_to_uci(*m));
+            outln!("{}: {n}", board.move_to_uci(*m));
         }
         rows.iter().map(|r| r.1).sum::<u64>().max(u64::from(depth == 0))
     } else {
         perft_parallel(&board, depth, threads)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
-    println!("nodes {nodes}");
+    outln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    outln!("nodes {nodes}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -64,12 +65,12 @@ fn run_suite(path: &str, max_depth: Option<u32>, threads: usize) -> Result<ExitC
                 passed += 1;
             } else {
                 failed += 1;
-                println!("FAIL {} depth {d}: expected {expected}, got {got}", line.fen);
+                outln!("FAIL {} depth {d}: expected {expected}, got {got}", line.fen);
             }
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    println!("time {:.3} s, {nodes} nodes, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
-    println!("{passed} passed, {failed} failed");
+    outln!("time {:.3} s, {nodes} nodes, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    outln!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
