@@ -37,7 +37,6 @@ impl CastleSide {
 
 const NO_SQ: u8 = 64;
 
-
 /// A chess position without history: pieces, side to move, castling rights (by rook square,
 /// so Chess960 works), en-passant square, move counters and the Zobrist key, plus the
 /// checkers and pinned pieces of the side to move, kept up to date by [`Board::play`].
@@ -117,7 +116,11 @@ impl Board {
     #[inline(always)]
     pub fn piece_on(&self, s: Square) -> Option<Piece> {
         let kind = self.kind_on(s)?;
-        let color = if self.by_color[1].has(s) { Color::Black } else { Color::White };
+        let color = if self.by_color[1].has(s) {
+            Color::Black
+        } else {
+            Color::White
+        };
         Some(Piece::new(color, kind))
     }
 
@@ -453,7 +456,9 @@ impl Board {
                 }
             }
             // Rights change only when a king or rook moves or a rook is taken.
-            if has_rights && (rook_captured || moved.kind == PieceKind::King || moved.kind == PieceKind::Rook) {
+            if has_rights
+                && (rook_captured || moved.kind == PieceKind::King || moved.kind == PieceKind::Rook)
+            {
                 if moved.kind == PieceKind::King {
                     self.castle_rooks[us.index()] = [NO_SQ; 2];
                 }

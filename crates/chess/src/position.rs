@@ -137,7 +137,8 @@ impl Position {
     /// Draw by threefold repetition, the fifty-move rule (unless mated on the 100th ply) or
     /// insufficient material.
     pub fn is_draw(&self) -> bool {
-        if self.board.halfmove >= 100 && !(self.board.in_check() && !self.board.has_legal_move()) {
+        let mated = self.board.in_check() && !self.board.has_legal_move();
+        if self.board.halfmove >= 100 && !mated {
             return true;
         }
         self.repetitions() >= 2 || self.board.is_insufficient_material()

@@ -63,7 +63,9 @@ pub struct SoftwareDevice {
 impl SoftwareDevice {
     /// A device holding `board`.
     pub fn new(board: &Board) -> SoftwareDevice {
-        SoftwareDevice { pos: Position::new(*board) }
+        SoftwareDevice {
+            pos: Position::new(*board),
+        }
     }
 }
 
