@@ -142,10 +142,7 @@ impl Board {
                     self.gen::<_, ALL>(list);
                 }
             }
-            GenMode::QuietChecks => {
-                self.gen::<_, QUIET>(list);
-                list.retain(|m| self.gives_check(m));
-            }
+            GenMode::QuietChecks => self.gen_quiet_checks(list),
         }
     }
 
@@ -265,6 +262,85 @@ impl Board {
 
         if MODE != CAPTURES && checkers.is_empty() {
             self.gen_castling(sink, ksq, occ);
+        }
+    }
+
+    /// The checking-move generator: quiet moves that give check. Pieces aim only at the squares
+    /// from which they would attack the enemy king, pieces that shield the king from one of our
+    /// sliders add every move off that line (discovered checks), and pawn moves and castling are
+    /// tested one by one.
+    fn gen_quiet_checks(&self, list: &mut MoveList) {
+        if self.in_check() {
+            self.gen::<_, QUIET>(list);
+            list.retain(|m| self.gives_check(m));
+            return;
+        }
+        let us = self.side;
+        let ours = self.by_color[us.index()];
+        let occ = self.occupied();
+        let empty = !occ;
+        let ek = self.king(us.flip());
+        let ksq = self.king(us);
+        let disc = self.blockers_for_king(us.flip()) & ours;
+        let knight_sq = knight_attacks(ek);
+        let bishop_sq = bishop_attacks(ek, occ);
+        let rook_sq = rook_attacks(ek, occ);
+        let pinned = self.pinned;
+        let aim = |from: Square, direct: Bitboard| -> Bitboard {
+            let mut t = direct;
+            if disc.has(from) {
+                t |= !line(ek, from);
+            }
+            if pinned.has(from) {
+                t &= line(ksq, from);
+            }
+            t & empty
+        };
+        for from in self.pieces(us, PieceKind::Knight) & !pinned {
+            list.piece(
+                from,
+                knight_attacks(from) & aim(from, knight_sq),
+                Bitboard::EMPTY,
+            );
+        }
+        for from in self.pieces(us, PieceKind::Bishop) {
+            list.piece(
+                from,
+                bishop_attacks(from, occ) & aim(from, bishop_sq),
+                Bitboard::EMPTY,
+            );
+        }
+        for from in self.pieces(us, PieceKind::Rook) {
+            list.piece(
+                from,
+                rook_attacks(from, occ) & aim(from, rook_sq),
+                Bitboard::EMPTY,
+            );
+        }
+        for from in self.pieces(us, PieceKind::Queen) {
+            list.piece(
+                from,
+                queen_attacks(from, occ) & aim(from, bishop_sq | rook_sq),
+                Bitboard::EMPTY,
+            );
+        }
+        if disc.has(ksq) {
+            let mut legal = Bitboard::EMPTY;
+            let occ_no_king = occ ^ Bitboard::from_square(ksq);
+            for to in king_attacks(ksq) & empty & !line(ek, ksq) {
+                if !self.is_attacked_by(to, us.flip(), occ_no_king) {
+                    legal |= Bitboard::from_square(to);
+                }
+            }
+            list.piece(ksq, legal, Bitboard::EMPTY);
+        }
+        let mut rest = MoveList::new();
+        self.gen_pawns::<_, QUIET>(&mut rest, Bitboard::FULL, ksq);
+        self.gen_castling(&mut rest, ksq, occ);
+        for &m in rest.iter() {
+            if self.gives_check(m) {
+                list.push(m);
+            }
         }
     }
 
