@@ -350,3 +350,34 @@ fn special_rules() {
         .unwrap()
         .is_insufficient_material());
 }
+
+#[test]
+fn repetition_and_fifty_move_draws() {
+    let mut pos = Position::startpos();
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for (i, uci) in cycle.iter().enumerate() {
+        let m = pos.parse_uci_move(uci).unwrap();
+        pos.make(m);
+        assert_eq!(pos.is_repetition(), i == 3, "after {uci}");
+    }
+    assert!(!pos.is_draw(), "one repetition is not yet threefold");
+    for uci in cycle {
+        let m = pos.parse_uci_move(uci).unwrap();
+        pos.make(m);
+    }
+    assert_eq!(pos.repetitions(), 2);
+    assert!(pos.is_draw());
+    // A pawn move resets the window.
+    pos.make(pos.parse_uci_move("e2e4").unwrap());
+    assert!(!pos.is_repetition());
+    for _ in 0..8 {
+        assert!(pos.unmake());
+    }
+    let after_nf3 = Board::startpos().played(Board::startpos().parse_uci_move("g1f3").unwrap());
+    assert!(*pos.board() == after_nf3);
+    let fifty = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 100 80").unwrap();
+    assert!(fifty.is_draw());
+    // Mate on the hundredth ply is still mate, not a draw.
+    let mated = Position::from_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80").unwrap();
+    assert!(mated.in_check() && !mated.has_legal_move() && !mated.is_draw());
+}
