@@ -1,8 +1,13 @@
 //! `estuary`: the command-line front end. With no arguments it speaks UCI; each subcommand
 //! lives in its own module.
 
+mod analyze;
 mod args;
+mod bench;
+mod eval_cmd;
 mod perft;
+mod play;
+mod uci_cmd;
 
 use std::process::ExitCode;
 
@@ -14,6 +19,14 @@ commands:
                       count leaf nodes of the legal move tree
   perft --epd FILE [--max-depth D] [--threads N]
                       check a perft suite (FEN ; D1 n ; D2 n ...)
+  uci                 the UCI engine (also what `estuary` with no arguments runs)
+  bench [DEPTH] [--hash MB] [--threads N]
+                      fixed-depth search of 40 positions; prints `Nodes searched: N`
+  analyze [FEN] [--depth D | --time S] [--threads N] [--hash MB] [--multipv N]
+                      principal variation in SAN with the score as the search deepens
+  play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
+                      a game against the engine in the terminal
+  eval [FEN]          the static evaluation split into its terms
   help                this text
 ";
 
@@ -21,10 +34,15 @@ fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let (cmd, rest) = match raw.split_first() {
         Some((c, r)) => (c.as_str(), r),
-        None => ("help", &raw[..0]),
+        None => ("uci", &raw[..0]),
     };
     let result = match cmd {
         "perft" => perft::run(rest),
+        "uci" => uci_cmd::run(rest),
+        "bench" => bench::run(rest),
+        "analyze" => analyze::run(rest),
+        "play" => play::run(rest),
+        "eval" => eval_cmd::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)

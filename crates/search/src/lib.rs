@@ -1,0 +1,39 @@
+//! Estuary's alpha-beta chess search.
+//!
+//! Negamax principal-variation search in iterative deepening with aspiration windows,
+//! quiescence on the captures-only generator (evasions in check), a lockless transposition
+//! table, null-move, reverse-futility, futility and late-move pruning, late-move reductions,
+//! check extension, mate-distance pruning and staged move ordering; Lazy SMP over a pool of
+//! long-lived threads.
+//!
+//! The search reaches move generation only through [`device::MoveGenDevice`], generic over the
+//! backend, so the software generator costs nothing and a co-simulated or accelerated one
+//! plugs in unchanged (each thread builds its own device from a factory).
+//!
+//! ```no_run
+//! use search::{Job, Limits, ThreadPool, Event};
+//! use std::sync::Arc;
+//! let pool = ThreadPool::new(1, 16, || device::SoftwareDevice::default());
+//! let listener: search::Listener = Arc::new(|_root, ev| {
+//!     if let Event::BestMove { best, .. } = ev { println!("{best:?}") }
+//! });
+//! pool.search_sync(Job { start: chess::Board::startpos(), moves: vec![], limits: Limits::depth(6),
+//!     multipv: 1, move_overhead: 0, listener, tt: pool.tt().clone() });
+//! ```
+
+#![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod history;
+pub mod limits;
+pub mod movepick;
+pub mod score;
+pub mod see;
+pub mod threads;
+pub mod tt;
+pub mod worker;
+
+pub use limits::{Limits, TimeBudget};
+pub use threads::{vote, Event, Info, Job, Listener, ScoreBound, Shared, ThreadPool};
+pub use tt::Tt;
+pub use worker::{RootMove, ThreadResult, Worker};

@@ -1,0 +1,111 @@
+//! What a search is asked to do (`go` parameters) and how long it may take.
+
+use chess::{Color, Move};
+
+/// The `go` command's limits. Times are in milliseconds and may be zero or negative.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// White's clock.
+    pub wtime: Option<i64>,
+    /// Black's clock.
+    pub btime: Option<i64>,
+    /// White's increment.
+    pub winc: Option<i64>,
+    /// Black's increment.
+    pub binc: Option<i64>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Maximum depth.
+    pub depth: Option<i32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Exact time for this move.
+    pub movetime: Option<i64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder: search until `ponderhit` (then the clock applies) or `stop`.
+    pub ponder: bool,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// A fixed-depth search.
+    pub fn depth(d: i32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+
+    /// A fixed-time search.
+    pub fn movetime(ms: i64) -> Limits {
+        Limits { movetime: Some(ms), ..Limits::default() }
+    }
+
+    /// A fixed-node search.
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+
+    /// True when a clock or a move time bounds the search.
+    pub fn use_time(&self) -> bool {
+        self.movetime.is_some() || self.wtime.is_some() || self.btime.is_some()
+    }
+}
+
+/// Time budget in milliseconds: `soft` is checked between iterations (scaled by best-move
+/// stability), `hard` during the search.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Target time; no new iteration once it has passed.
+    pub soft: Option<u64>,
+    /// Absolute limit.
+    pub hard: Option<u64>,
+}
+
+impl TimeBudget {
+    /// Plans the time of one move for side `us`, leaving `overhead` ms for communication.
+    pub fn plan(limits: &Limits, us: Color, overhead: u64) -> TimeBudget {
+        if let Some(mt) = limits.movetime {
+            let t = (mt.max(0) as u64).saturating_sub(overhead).max(1);
+            return TimeBudget { soft: Some(t), hard: Some(t) };
+        }
+        let (time, inc) = match us {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        let Some(time) = time else { return TimeBudget::default() };
+        let time = time.max(0) as u64;
+        let inc = inc.unwrap_or(0).max(0) as u64;
+        let avail = time.saturating_sub(overhead).max(1);
+        let mtg = limits.movestogo.map_or(25, |m| m.clamp(1, 40)) as u64;
+        let base = avail / mtg + inc * 3 / 4;
+        let soft = base.min(avail * 6 / 10).max(1);
+        let hard = (base * 3).min(avail * 8 / 10).max(soft);
+        TimeBudget { soft: Some(soft), hard: Some(hard) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_are_within_the_clock() {
+        let l = Limits { wtime: Some(1000), winc: Some(10), ..Limits::default() };
+        let t = TimeBudget::plan(&l, Color::White, 20);
+        assert!(t.soft.unwrap() < t.hard.unwrap() && t.hard.unwrap() < 980);
+        // Zero and negative clocks still give a positive, tiny budget.
+        for c in [0, -500] {
+            let l = Limits { btime: Some(c), ..Limits::default() };
+            let t = TimeBudget::plan(&l, Color::Black, 20);
+            assert_eq!(t.hard, Some(1));
+        }
+        // movestogo 1 may use most, not all, of the clock.
+        let l = Limits { wtime: Some(5000), movestogo: Some(1), ..Limits::default() };
+        let t = TimeBudget::plan(&l, Color::White, 100);
+        assert!(t.hard.unwrap() <= 4900 * 8 / 10 && t.soft.unwrap() >= 2000);
+        // Move Overhead comes off a fixed move time.
+        assert_eq!(TimeBudget::plan(&Limits::movetime(1000), Color::White, 50).hard, Some(950));
+    }
+}

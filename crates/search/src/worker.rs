@@ -1,0 +1,762 @@
+//! One search thread: iterative deepening with aspiration windows over a principal-variation
+//! search with quiescence. Every thread of the Lazy SMP pool runs this; only the main thread
+//! (id 0) watches the clock and reports.
+
+use crate::history::{bonus, History, PieceTo, NO_PIECE_TO};
+use crate::limits::{Limits, TimeBudget};
+use crate::movepick::{piece_to, MovePicker, QuietContext};
+use crate::score::*;
+use crate::see::{capture_gain, see_ge};
+use crate::threads::{Event, Info, Job, ScoreBound, Shared};
+use crate::tt::{Bound, Tt};
+use chess::{Board, Move, MoveList, PieceKind};
+use device::MoveGenDevice;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score from the last completed search of this move (`-INF` if not searched).
+    pub score: i32,
+    /// Score of the previous iteration.
+    pub prev_score: i32,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Selective depth reached under it.
+    pub seldepth: usize,
+}
+
+/// What a thread reports when it stops.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ThreadResult {
+    /// Best move (`NULL` when there is none).
+    pub best: Move,
+    /// Expected reply.
+    pub ponder: Move,
+    /// Its score.
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: i32,
+}
+
+#[derive(Copy, Clone)]
+struct Frame {
+    eval: i32,
+    mv: Move,
+    pt: PieceTo,
+    killers: [Move; 2],
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame { eval: 0, mv: Move::NULL, pt: NO_PIECE_TO, killers: [Move::NULL; 2] }
+    }
+}
+
+/// Offset of ply 0 in the frame stack, so `ply - 2` is always a valid index.
+const OFS: usize = 2;
+
+/// One search thread's private state.
+pub struct Worker<D: MoveGenDevice> {
+    /// 0 for the main thread.
+    pub id: usize,
+    dev: D,
+    hist: History,
+    stack: Vec<Frame>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove>,
+    root_board: Board,
+    nodes: u64,
+    seldepth: usize,
+    pv_idx: usize,
+    root_depth: i32,
+    lmr: Box<[[i32; 64]; 64]>,
+    tt: Arc<Tt>,
+    shared: Arc<Shared>,
+    limits: Limits,
+    budget: TimeBudget,
+    stopped: bool,
+}
+
+impl<D: MoveGenDevice> Worker<D> {
+    /// A thread's state around its own device.
+    pub fn new(id: usize, dev: D, tt: Arc<Tt>, shared: Arc<Shared>) -> Worker<D> {
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.8 + (d as f64).ln() * (n as f64).ln() / 2.4) as i32;
+            }
+        }
+        Worker {
+            id,
+            dev,
+            hist: History::default(),
+            stack: vec![Frame::default(); MAX_PLY + OFS + 2],
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::with_capacity(256),
+            root_board: Board::startpos(),
+            nodes: 0,
+            seldepth: 0,
+            pv_idx: 0,
+            root_depth: 0,
+            lmr,
+            tt,
+            shared,
+            limits: Limits::default(),
+            budget: TimeBudget::default(),
+            stopped: false,
+        }
+    }
+
+    /// Forgets the move-ordering statistics (new game).
+    pub fn clear(&mut self) {
+        self.hist.clear();
+    }
+
+    /// The root position of the current (or last) search.
+    pub fn root(&self) -> Board {
+        self.root_board
+    }
+
+    /// The device this worker drives.
+    pub fn device(&self) -> &D {
+        &self.dev
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Runs a whole search for `job` and returns this thread's result.
+    pub fn run(&mut self, job: &Job) -> ThreadResult {
+        self.tt = job.tt.clone();
+        self.limits = job.limits.clone();
+        self.dev.load(&job.start);
+        for &m in &job.moves {
+            self.dev.make(m);
+        }
+        self.root_board = **self.dev.position();
+        self.budget = TimeBudget::plan(&job.limits, self.root_board.side_to_move(), job.move_overhead);
+        self.nodes = 0;
+        self.publish_nodes();
+        self.stopped = false;
+        for f in self.stack.iter_mut() {
+            *f = Frame::default();
+        }
+        let mut list = MoveList::new();
+        self.dev.generate(chess::GenMode::All, &mut list);
+        self.root_moves.clear();
+        for &m in list.iter() {
+            if job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(&m) {
+                self.root_moves.push(RootMove { mv: m, score: -INF, prev_score: -INF, pv: vec![m], seldepth: 0 });
+            }
+        }
+        if self.root_moves.is_empty() {
+            if self.is_main() {
+                let score = if self.dev.in_check() { -MATE } else { DRAW };
+                let info = Info {
+                    depth: 0,
+                    seldepth: 0,
+                    multipv: 1,
+                    score,
+                    bound: ScoreBound::Exact,
+                    nodes: 0,
+                    nps: 0,
+                    hashfull: 0,
+                    time_ms: self.shared.elapsed_ms(),
+                    pv: Vec::new(),
+                };
+                (job.listener)(&self.root_board, Event::Info(info));
+            }
+            return ThreadResult { best: Move::NULL, ponder: Move::NULL, score: -INF, depth: 0 };
+        }
+        self.iterate(job)
+    }
+
+    fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+    }
+
+    fn iterate(&mut self, job: &Job) -> ThreadResult {
+        let multipv = job.multipv.clamp(1, self.root_moves.len());
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let mut completed = 0;
+        let mut last_best = Move::NULL;
+        let mut stable = 0;
+        let mut result = ThreadResult { best: self.root_moves[0].mv, ponder: Move::NULL, score: -INF, depth: 0 };
+        let mut depth = 1;
+        while depth <= max_depth {
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 18;
+                let (mut alpha, mut beta) = if depth >= 4 && prev > -INF {
+                    ((prev - delta).max(-INF), (prev + delta).min(INF))
+                } else {
+                    (-INF, INF)
+                };
+                loop {
+                    let score = self.search_root(alpha, beta, depth);
+                    self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    if self.stopped {
+                        break;
+                    }
+                    let bound = if score <= alpha {
+                        ScoreBound::Upper
+                    } else if score >= beta {
+                        ScoreBound::Lower
+                    } else {
+                        ScoreBound::Exact
+                    };
+                    if bound != ScoreBound::Exact && self.is_main() && self.shared.elapsed_ms() > 3000 {
+                        self.report(job, pv_idx, depth, bound);
+                    }
+                    match bound {
+                        ScoreBound::Upper => {
+                            beta = (alpha + beta) / 2;
+                            alpha = (score - delta).max(-INF);
+                        }
+                        ScoreBound::Lower => beta = (score + delta).min(INF),
+                        ScoreBound::Exact => break,
+                    }
+                    delta += delta / 2 + 5;
+                }
+                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped && completed > 0 {
+                break;
+            }
+            // A stop during depth 1 still leaves the first root move ordered by what was seen.
+            completed = depth;
+            let best = &self.root_moves[0];
+            result = ThreadResult {
+                best: best.mv,
+                ponder: best.pv.get(1).copied().unwrap_or(Move::NULL),
+                score: best.score,
+                depth,
+            };
+            if self.is_main() {
+                for i in 0..multipv {
+                    self.report(job, i, depth, ScoreBound::Exact);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if best.mv == last_best {
+                stable = (stable + 1).min(6);
+            } else {
+                stable = 0;
+                last_best = best.mv;
+            }
+            if self.is_main() && self.should_stop_after_iteration(best.score, stable) {
+                self.shared.stop.store(true, Relaxed);
+                break;
+            }
+            depth += 1;
+        }
+        self.publish_nodes();
+        let _ = completed;
+        result
+    }
+
+    /// Main thread, between iterations: stop for `go mate`, the node limit or the soft time.
+    fn should_stop_after_iteration(&self, best: i32, stable: i32) -> bool {
+        if let Some(n) = self.limits.mate {
+            if best >= MATE_BOUND && mate_moves(best) <= n as i32 {
+                return true;
+            }
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.shared.total_nodes() >= n {
+                return true;
+            }
+        }
+        if self.shared.ponder.load(Relaxed) || self.limits.infinite {
+            return false;
+        }
+        if let Some(soft) = self.budget.soft {
+            // Stable best moves need less time; a fresh change earns more.
+            let scale = [140, 110, 95, 85, 75, 65, 60][stable as usize];
+            let target = soft * scale / 100;
+            if self.shared.elapsed_ms() >= target {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn report(&self, job: &Job, i: usize, depth: i32, bound: ScoreBound) {
+        let rm = &self.root_moves[i];
+        let (score, d) = if rm.score == -INF { (rm.prev_score, (depth - 1).max(1)) } else { (rm.score, depth) };
+        if score == -INF {
+            return;
+        }
+        let time = self.shared.elapsed_ms();
+        let nodes = self.shared.total_nodes();
+        let info = Info {
+            depth: d,
+            seldepth: rm.seldepth.max(d as usize),
+            multipv: i + 1,
+            score,
+            bound,
+            nodes,
+            nps: nodes * 1000 / time.max(1),
+            hashfull: self.tt.hashfull(),
+            time_ms: time,
+            pv: rm.pv.clone(),
+        };
+        (job.listener)(&self.root_board, Event::Info(info));
+    }
+
+    /// Polls the stop flag and, on the main thread, the clock and node limit.
+    #[inline(always)]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.is_main() && self.root_depth > 1 {
+                let over_time = match self.budget.hard {
+                    Some(h) => !self.shared.ponder.load(Relaxed) && !self.limits.infinite && self.shared.elapsed_ms() >= h,
+                    None => false,
+                };
+                let over_nodes = self.limits.nodes.is_some_and(|n| self.shared.total_nodes() >= n);
+                if over_time || over_nodes {
+                    self.shared.stop.store(true, Relaxed);
+                }
+            }
+        }
+        if self.shared.stop.load(Relaxed) && self.root_depth > 1 {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move, ply: usize) {
+        let pt = piece_to(self.dev.position(), m);
+        let f = &mut self.stack[ply + OFS];
+        f.mv = m;
+        f.pt = pt;
+        self.nodes += 1;
+        self.dev.make(m);
+    }
+
+    #[inline(always)]
+    fn eval(&self) -> i32 {
+        eval::evaluate(self.dev.position())
+    }
+
+    fn has_non_pawn_material(b: &Board) -> bool {
+        let us = b.side_to_move();
+        (b.pieces(us, PieceKind::Knight) | b.pieces(us, PieceKind::Bishop) | b.pieces(us, PieceKind::Rook) | b.pieces(us, PieceKind::Queen)).any()
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INF;
+        let in_check = self.dev.in_check();
+        self.stack[OFS].eval = if in_check { -INF } else { self.eval() };
+        self.pv_len[0] = 0;
+        let first = self.pv_idx;
+        for i in first..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.is_main() && self.check_stop() {
+                break;
+            }
+            self.pv_len[1] = 1;
+            self.make(m, 0);
+            let new_depth = depth - 1;
+            let mut score;
+            if i == first {
+                score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let quiet = !m.is_tactical();
+                let r = if depth >= 3 && quiet && i >= first + 3 { (self.lmr[depth.min(63) as usize][i.min(63)] - 1).max(0) } else { 0 };
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.dev.unmake();
+            if self.stopped {
+                break;
+            }
+            let rm_idx = i;
+            if i == first || score > alpha {
+                let mut line = Vec::with_capacity(self.pv_len[1].max(1));
+                line.push(m);
+                for k in 1..self.pv_len[1] {
+                    line.push(self.pv[1][k]);
+                }
+                let rm = &mut self.root_moves[rm_idx];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv = line;
+            } else {
+                self.root_moves[rm_idx].score = -INF;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        best
+    }
+
+    fn search<const PV: bool>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut_node: bool) -> i32 {
+        let in_check = self.dev.in_check();
+        if in_check {
+            depth += 1; // check extension
+        }
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        if PV {
+            self.pv_len[ply] = ply;
+            self.seldepth = self.seldepth.max(ply);
+        }
+        if self.check_stop() {
+            return 0;
+        }
+        {
+            let pos = self.dev.position();
+            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition() {
+                return DRAW;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.eval() };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.dev.position().hash();
+        let hit = self.tt.probe(key);
+        let tt_move = hit.map_or(Move::NULL, |h| h.mv);
+        if let Some(h) = hit {
+            let s = from_tt(h.score, ply);
+            if !PV
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else {
+            hit.map_or_else(|| self.eval(), |h| h.eval)
+        };
+        // A TT score with the right bound is a better guess than the static evaluation.
+        let eval = match hit {
+            Some(h) if !in_check && !is_mate(h.score) => {
+                let s = from_tt(h.score, ply);
+                match h.bound {
+                    Bound::Exact => s,
+                    Bound::Lower if s > static_eval => s,
+                    Bound::Upper if s < static_eval => s,
+                    _ => static_eval,
+                }
+            }
+            _ => static_eval,
+        };
+        self.stack[ply + OFS].eval = static_eval;
+        self.stack[ply + 1 + OFS].killers = [Move::NULL; 2];
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2 + OFS].eval;
+        let npm = Self::has_non_pawn_material(self.dev.position());
+
+        if !PV && !in_check {
+            // Reverse futility pruning.
+            if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta && eval < MATE_BOUND {
+                return eval;
+            }
+            // Null move, guarded against zugzwang by requiring non-pawn material.
+            if depth >= 3 && eval >= beta && static_eval >= beta - 20 && npm && self.stack[ply - 1 + OFS].mv != Move::NULL && beta > -MATE_BOUND {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let f = &mut self.stack[ply + OFS];
+                f.mv = Move::NULL;
+                f.pt = NO_PIECE_TO;
+                self.nodes += 1;
+                self.dev.make_null();
+                let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.dev.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // Internal iterative reduction: no TT move, a shallower look is cheaper.
+        if depth >= 4 && tt_move == Move::NULL && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        let prev1 = self.stack[ply - 1 + OFS].pt;
+        let prev2 = self.stack[ply - 2 + OFS].pt;
+        let ctx = QuietContext {
+            killers: self.stack[ply + OFS].killers,
+            counter: self.hist.counter(prev1),
+            prev1,
+            prev2,
+        };
+        let mut picker = MovePicker::new(tt_move, in_check, ctx);
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let mut legal = 0usize;
+        let mut quiets = MoveList::new();
+        let orig_alpha = alpha;
+        let side = self.dev.position().side_to_move();
+
+        while let Some(m) = picker.next(&mut self.dev, &self.hist) {
+            legal += 1;
+            let quiet = !m.is_tactical();
+            let gives_check = self.dev.position().gives_check(m);
+            let pt = piece_to(self.dev.position(), m);
+            let hist_score = if quiet { self.hist.quiet_score(side, m, pt, prev1, prev2) } else { 0 };
+
+            if best > -MATE_BOUND && npm && legal > 1 {
+                if quiet && !gives_check {
+                    // Late move pruning.
+                    let lmp = (4 + depth * depth) / (2 - improving as i32);
+                    if legal as i32 > lmp {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    // Futility pruning.
+                    if !in_check && depth <= 6 && static_eval + 90 + 100 * depth <= alpha {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= 3 && hist_score < -3000 * depth {
+                        continue;
+                    }
+                    if depth <= 6 && !see_ge(self.dev.position(), m, -30 * depth * depth) {
+                        continue;
+                    }
+                } else if !quiet && depth <= 6 && !see_ge(self.dev.position(), m, -90 * depth) {
+                    continue;
+                }
+            }
+
+            self.make(m, ply);
+            let new_depth = depth - 1;
+            let mut score;
+            if legal == 1 {
+                score = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && legal > 1 + PV as usize && quiet {
+                    r = self.lmr[depth.min(63) as usize][legal.min(63)];
+                    r -= PV as i32;
+                    r += !improving as i32;
+                    r += cut_node as i32;
+                    r -= gives_check as i32;
+                    r -= hist_score / 6000;
+                    if m == ctx.killers[0] || m == ctx.killers[1] || m == ctx.counter {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.dev.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(m, &quiets, depth, ply, side, prev1, prev2);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && m != best_move {
+                quiets.push(m);
+            }
+        }
+
+        if legal == 0 {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, ply), static_eval.clamp(-MATE, MATE), depth, bound);
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reward_quiet(&mut self, m: Move, tried: &MoveList, depth: i32, ply: usize, side: chess::Color, prev1: PieceTo, prev2: PieceTo) {
+        let b = bonus(depth);
+        let pos = self.dev.position();
+        let pt = piece_to(pos, m);
+        self.hist.update_quiet(side, m, pt, prev1, prev2, b);
+        for &q in tried.iter() {
+            let qpt = piece_to(self.dev.position(), q);
+            self.hist.update_quiet(side, q, qpt, prev1, prev2, -b);
+        }
+        let f = &mut self.stack[ply + OFS];
+        if f.killers[0] != m {
+            f.killers[1] = f.killers[0];
+            f.killers[0] = m;
+        }
+        self.hist.set_counter(prev1, m);
+    }
+
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if PV {
+            self.pv_len[ply] = ply;
+            self.seldepth = self.seldepth.max(ply);
+        }
+        if self.check_stop() {
+            return 0;
+        }
+        {
+            let pos = self.dev.position();
+            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition() {
+                return DRAW;
+            }
+        }
+        let in_check = self.dev.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.eval() };
+        }
+        let key = self.dev.position().hash();
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit {
+            let s = from_tt(h.score, ply);
+            if !PV
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let mut best;
+        let static_eval;
+        if in_check {
+            best = -INF;
+            static_eval = -INF;
+        } else {
+            static_eval = hit.map_or_else(|| self.eval(), |h| h.eval);
+            best = static_eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let orig_alpha = alpha;
+        let mut best_move = Move::NULL;
+        let mut picker = MovePicker::qsearch(hit.map_or(Move::NULL, |h| h.mv), in_check);
+        let mut legal = 0;
+        while let Some(m) = picker.next(&mut self.dev, &self.hist) {
+            legal += 1;
+            if !in_check {
+                let pos = self.dev.position();
+                // Delta pruning: even winning the piece cannot reach alpha.
+                if m.promotion().is_none() && static_eval + capture_gain(pos, m) + 180 <= alpha {
+                    continue;
+                }
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+            }
+            self.make(m, ply);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.dev.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, ply), static_eval.clamp(-MATE, MATE), 0, bound);
+        best
+    }
+}

@@ -1,0 +1,356 @@
+//! The UCI front end: reads commands line by line, runs searches on the thread pool and writes
+//! replies through an output callback (stdout in the binary, a channel in tests).
+//!
+//! Commands are handled on the caller's (input) thread: `go` starts the pool and returns at
+//! once, so `isready`, `stop`, `ponderhit` and `quit` are read and answered during a search.
+//! Errors (bad FEN, illegal move, unknown command or option) become `info string` lines and
+//! leave the engine's previous state in place.
+
+#![warn(missing_docs)]
+
+mod go;
+
+use chess::{Board, Move, Position};
+use device::{MoveGenDevice, SoftwareDevice};
+use search::{score::uci_score, Event, Info, Job, Listener, ScoreBound, ThreadPool};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+pub use go::parse_go;
+
+/// Where protocol output goes; called with one line at a time (no newline).
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Engine name reported to `uci`.
+pub const ENGINE_NAME: &str = concat!("Estuary ", env!("CARGO_PKG_VERSION"));
+
+/// Default hash size in MB.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// Default Move Overhead in ms.
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 30;
+
+type Factory<D> = Arc<dyn Fn() -> D + Send + Sync>;
+
+/// A UCI engine over move-generator devices of type `D`.
+pub struct Uci<D: MoveGenDevice + 'static> {
+    out: Output,
+    factory: Factory<D>,
+    pool: ThreadPool,
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    move_overhead: u64,
+    ponder: bool,
+    chess960: bool,
+    debug: bool,
+    start: Board,
+    moves: Vec<Move>,
+}
+
+impl Uci<SoftwareDevice> {
+    /// An engine on the software move generator.
+    pub fn new(out: Output) -> Uci<SoftwareDevice> {
+        Uci::with_device(out, Arc::new(SoftwareDevice::default))
+    }
+}
+
+/// Formats a search event as UCI text (moves written from `root`).
+pub fn format_event(root: &Board, ev: &Event) -> String {
+    match ev {
+        Event::Info(info) => format_info(root, info),
+        Event::BestMove { best, ponder, .. } => {
+            if *best == Move::NULL {
+                return "bestmove 0000".to_string();
+            }
+            let mut s = format!("bestmove {}", root.move_to_uci(*best));
+            let after = root.played(*best);
+            if *ponder != Move::NULL && after.is_legal(*ponder) {
+                s.push_str(&format!(" ponder {}", after.move_to_uci(*ponder)));
+            }
+            s
+        }
+    }
+}
+
+fn format_info(root: &Board, i: &Info) -> String {
+    let bound = match i.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
+        i.depth,
+        i.seldepth,
+        i.multipv,
+        uci_score(i.score),
+        bound,
+        i.nodes,
+        i.nps,
+        i.hashfull,
+        i.time_ms
+    );
+    if !i.pv.is_empty() {
+        s.push_str(" pv");
+        let mut b = *root;
+        for &m in &i.pv {
+            if !b.is_legal(m) {
+                break;
+            }
+            s.push(' ');
+            s.push_str(&b.move_to_uci(m));
+            b.play(m);
+        }
+    }
+    s
+}
+
+impl<D: MoveGenDevice + 'static> Uci<D> {
+    /// An engine whose search threads each build a device with `factory`.
+    pub fn with_device(out: Output, factory: Factory<D>) -> Uci<D> {
+        let f = factory.clone();
+        let pool = ThreadPool::new(1, DEFAULT_HASH_MB, move || f());
+        Uci {
+            out,
+            factory,
+            pool,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            ponder: false,
+            chess960: false,
+            debug: false,
+            start: Board::startpos(),
+            moves: Vec::new(),
+        }
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn error(&self, msg: &str) {
+        self.say(&format!("info string error: {msg}"));
+    }
+
+    fn rebuild_pool(&mut self) {
+        let f = self.factory.clone();
+        self.pool = ThreadPool::new(self.threads, self.hash_mb, move || f());
+    }
+
+    /// The current position (start plus moves).
+    pub fn position(&self) -> Position {
+        let mut p = Position::new(self.start);
+        for &m in &self.moves {
+            p.make(m);
+        }
+        p
+    }
+
+    /// Blocks until the running search (if any) has printed its best move.
+    pub fn wait(&self) {
+        self.pool.wait();
+    }
+
+    /// Handles one command line. Returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, r)| (c, r.trim()));
+        match cmd {
+            "" => {}
+            "uci" => {
+                self.say(&format!("id name {ENGINE_NAME}"));
+                self.say("id author the Estuary authors");
+                self.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"));
+                self.say("option name Threads type spin default 1 min 1 max 256");
+                self.say("option name Ponder type check default false");
+                self.say("option name MultiPV type spin default 1 min 1 max 256");
+                self.say(&format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max 5000"));
+                self.say("option name UCI_Chess960 type check default false");
+                self.say("option name Clear Hash type button");
+                self.say("uciok");
+            }
+            "isready" => self.say("readyok"),
+            "debug" => self.debug = rest == "on",
+            "ucinewgame" => {
+                self.pool.stop();
+                self.pool.clear();
+                self.start = Board::startpos();
+                self.start.set_chess960(self.chess960);
+                self.moves.clear();
+            }
+            "setoption" => self.setoption(rest),
+            "position" => self.set_position(rest),
+            "go" => self.go(rest),
+            "stop" => self.pool.stop(),
+            "ponderhit" => self.pool.ponderhit(),
+            "quit" => {
+                self.pool.stop();
+                self.pool.wait();
+                return false;
+            }
+            // Non-standard helpers.
+            "d" => {
+                let p = self.position();
+                for l in format!("{}", *p).lines() {
+                    self.say(l);
+                }
+                self.say(&format!("Fen: {}", p.to_fen()));
+                self.say(&format!("Key: {:016x}", p.hash()));
+            }
+            "eval" => {
+                let p = self.position();
+                for l in eval::Breakdown::of(&p).to_string().lines() {
+                    self.say(l);
+                }
+            }
+            _ => self.error(&format!("unknown command '{line}'")),
+        }
+        true
+    }
+
+    fn setoption(&mut self, rest: &str) {
+        let Some(body) = rest.strip_prefix("name ") else {
+            return self.error("setoption needs 'name'");
+        };
+        let (name, value) = match body.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (body.trim(), ""),
+        };
+        let lname = name.to_ascii_lowercase();
+        let needs_idle = matches!(lname.as_str(), "hash" | "threads" | "clear hash");
+        if needs_idle && self.pool.is_searching() {
+            return self.error(&format!("cannot change {name} while searching"));
+        }
+        let num = |lo: u64, hi: u64| -> Option<u64> { value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v)) };
+        let flag = || -> Option<bool> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            }
+        };
+        match lname.as_str() {
+            "hash" => match num(1, 65536) {
+                Some(v) => {
+                    self.hash_mb = v as usize;
+                    self.rebuild_pool();
+                }
+                None => self.error(&format!("bad Hash value '{value}'")),
+            },
+            "threads" => match num(1, 256) {
+                Some(v) => {
+                    self.threads = v as usize;
+                    self.rebuild_pool();
+                }
+                None => self.error(&format!("bad Threads value '{value}'")),
+            },
+            "multipv" => match num(1, 256) {
+                Some(v) => self.multipv = v as usize,
+                None => self.error(&format!("bad MultiPV value '{value}'")),
+            },
+            "move overhead" => match num(0, 5000) {
+                Some(v) => self.move_overhead = v,
+                None => self.error(&format!("bad Move Overhead value '{value}'")),
+            },
+            "ponder" => match flag() {
+                Some(v) => self.ponder = v,
+                None => self.error(&format!("bad Ponder value '{value}'")),
+            },
+            "uci_chess960" => match flag() {
+                Some(v) => {
+                    self.chess960 = v;
+                    self.start.set_chess960(v);
+                }
+                None => self.error(&format!("bad UCI_Chess960 value '{value}'")),
+            },
+            "clear hash" => self.pool.clear(),
+            _ => self.error(&format!("unknown option '{name}'")),
+        }
+    }
+
+    fn set_position(&mut self, rest: &str) {
+        let (spec, moves) = match rest.split_once("moves") {
+            Some((s, m)) => (s.trim(), m.split_whitespace().collect::<Vec<_>>()),
+            None => (rest.trim(), Vec::new()),
+        };
+        let start = if spec == "startpos" {
+            Board::startpos()
+        } else if let Some(fen) = spec.strip_prefix("fen") {
+            match Board::from_fen(fen.trim()) {
+                Ok(b) => b,
+                Err(e) => return self.error(&format!("bad FEN '{}': {e}; position unchanged", fen.trim())),
+            }
+        } else {
+            return self.error(&format!("bad position command 'position {rest}'; position unchanged"));
+        };
+        let mut start = start;
+        if self.chess960 {
+            start.set_chess960(true);
+        }
+        let mut b = start;
+        let mut parsed = Vec::with_capacity(moves.len());
+        for t in moves {
+            match b.parse_uci_move(t) {
+                Ok(m) => {
+                    parsed.push(m);
+                    b.play(m);
+                }
+                Err(e) => return self.error(&format!("illegal move '{t}': {e}; position unchanged")),
+            }
+        }
+        self.start = start;
+        self.moves = parsed;
+    }
+
+    fn go(&mut self, rest: &str) {
+        if self.pool.is_searching() {
+            return self.error("already searching; send stop first");
+        }
+        let pos = self.position();
+        let limits = match parse_go(rest, &pos) {
+            Ok(l) => l,
+            Err(e) => return self.error(&e),
+        };
+        if self.debug {
+            let plan = search::TimeBudget::plan(&limits, pos.side_to_move(), self.move_overhead);
+            self.say(&format!("info string time plan soft {:?} hard {:?} ms", plan.soft, plan.hard));
+        }
+        // `go mate N` runs the alpha-beta search until it proves a mate in N; a proof-number
+        // solver (crates/mate) can take over here once it speaks chess.
+        let out = self.out.clone();
+        let listener: Listener = Arc::new(move |root: &Board, ev: Event| out(&format_event(root, &ev)));
+        let job = Job {
+            start: self.start,
+            moves: self.moves.clone(),
+            limits,
+            multipv: self.multipv,
+            move_overhead: self.move_overhead,
+            listener,
+            tt: self.pool.tt().clone(),
+        };
+        self.pool.start(job);
+    }
+}
+
+/// Runs the UCI loop on `input`, writing to `output`, until `quit` or end of input.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
+    let output = std::sync::Mutex::new(output);
+    let out: Output = Arc::new(move |line: &str| {
+        if let Ok(mut w) = output.lock() {
+            let _ = writeln!(w, "{line}");
+            let _ = w.flush();
+        }
+    });
+    let mut uci = Uci::new(out);
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !uci.handle(&line) {
+            return;
+        }
+    }
+    // End of input acts as quit, but a running search still finishes and reports.
+    uci.handle("stop");
+    uci.wait();
+}
