@@ -1,0 +1,77 @@
+// C interface to the verilated move generator, driven one clock at a time. Each command is one
+// clock edge on the command port; generate() clocks until gen_done and collects the moves.
+#include <cstdint>
+#include "Vestuary.h"
+#include "verilated.h"
+
+namespace {
+struct Sim {
+    VerilatedContext ctx;
+    Vestuary* top;
+    uint64_t cycles = 0;
+    Sim() { top = new Vestuary(&ctx); }
+    ~Sim() { top->final(); delete top; }
+    void tick() {
+        top->clk = 0;
+        top->eval();
+        top->clk = 1;
+        top->eval();
+        ++cycles;
+    }
+};
+}  // namespace
+
+extern "C" {
+
+void* estuary_rtl_new() {
+    Sim* s = new Sim();
+    s->top->cmd_valid = 0;
+    s->top->rst = 1;
+    s->tick();
+    s->tick();
+    s->top->rst = 0;
+    s->tick();
+    s->cycles = 0;
+    return s;
+}
+
+void estuary_rtl_free(void* h) { delete static_cast<Sim*>(h); }
+
+// One command (see hw/rtl/estuary_movegen.v). Returns 0 if the device was not ready.
+int estuary_rtl_command(void* h, uint32_t cmd, uint32_t addr, uint32_t data) {
+    Sim* s = static_cast<Sim*>(h);
+    if (!s->top->ready) return 0;
+    s->top->cmd_valid = 1;
+    s->top->cmd = cmd;
+    s->top->cmd_addr = addr;
+    s->top->cmd_data = data;
+    s->tick();
+    s->top->cmd_valid = 0;
+    return 1;
+}
+
+// Generates; writes up to `cap` moves to `out`, returns how many the device produced (or -1 if
+// it did not finish within the cycle limit). `*cycles` gets the clocks from command to done.
+int32_t estuary_rtl_generate(void* h, int captures_only, uint16_t* out, uint32_t cap, uint64_t* cycles) {
+    Sim* s = static_cast<Sim*>(h);
+    uint64_t start = s->cycles;
+    if (!estuary_rtl_command(h, 5, 0, captures_only ? 1 : 0)) return -1;
+    uint32_t n = 0;
+    for (int guard = 0; guard < 4096; ++guard) {
+        s->tick();
+        if (s->top->move_valid) {
+            if (n < cap) out[n] = s->top->move;
+            ++n;
+        }
+        if (s->top->gen_done) {
+            *cycles = s->cycles - start;
+            return static_cast<int32_t>(n);
+        }
+    }
+    return -1;
+}
+
+int estuary_rtl_in_check(void* h) { return static_cast<Sim*>(h)->top->in_check; }
+
+uint64_t estuary_rtl_cycles(void* h) { return static_cast<Sim*>(h)->cycles; }
+}

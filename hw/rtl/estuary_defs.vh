@@ -1,0 +1,114 @@
+// Board geometry shared by every unit: square a1 = bit 0, h8 = bit 63.
+// Hand-written structure (not a table): directions, file masks and one-step shifts.
+
+// Ray directions, in the order of the generated rom_ray (crates/cli/src/hw.rs DIRECTIONS).
+localparam [2:0] DIR_N = 3'd0, DIR_S = 3'd1, DIR_E = 3'd2, DIR_W = 3'd3;
+localparam [2:0] DIR_NE = 3'd4, DIR_NW = 3'd5, DIR_SE = 3'd6, DIR_SW = 3'd7;
+// Lines through a square: a pinned piece may only move along its pin's axis.
+localparam [1:0] AXIS_FILE = 2'd0, AXIS_RANK = 2'd1, AXIS_DIAG = 2'd2, AXIS_ANTI = 2'd3;
+
+localparam [63:0] FILE_A = 64'h0101010101010101;
+localparam [63:0] FILE_B = 64'h0202020202020202;
+localparam [63:0] FILE_G = 64'h4040404040404040;
+localparam [63:0] FILE_H = 64'h8080808080808080;
+localparam [63:0] RANK_1 = 64'h00000000000000ff;
+localparam [63:0] RANK_3 = 64'h0000000000ff0000;
+localparam [63:0] RANK_6 = 64'h0000ff0000000000;
+localparam [63:0] RANK_8 = 64'hff00000000000000;
+
+// Every square moved one step in direction d; squares that would wrap around are dropped.
+function automatic [63:0] step(input [63:0] b, input [2:0] d);
+    case (d)
+        DIR_N:   step = b << 8;
+        DIR_S:   step = b >> 8;
+        DIR_E:   step = (b << 1) & ~FILE_A;
+        DIR_W:   step = (b >> 1) & ~FILE_H;
+        DIR_NE:  step = (b << 9) & ~FILE_A;
+        DIR_NW:  step = (b << 7) & ~FILE_H;
+        DIR_SE:  step = (b >> 7) & ~FILE_A;
+        default: step = (b >> 9) & ~FILE_H;
+    endcase
+endfunction
+
+// Square-index change of one step in direction d.
+function automatic signed [6:0] dir_delta(input [2:0] d);
+    case (d)
+        DIR_N:   dir_delta = 7'sd8;
+        DIR_S:   dir_delta = -7'sd8;
+        DIR_E:   dir_delta = 7'sd1;
+        DIR_W:   dir_delta = -7'sd1;
+        DIR_NE:  dir_delta = 7'sd9;
+        DIR_NW:  dir_delta = 7'sd7;
+        DIR_SE:  dir_delta = -7'sd7;
+        default: dir_delta = -7'sd9;
+    endcase
+endfunction
+
+function automatic [2:0] dir_opposite(input [2:0] d);
+    dir_opposite = d[2] ? (d ^ 3'd3) : (d ^ 3'd1);   // N<->S, E<->W, NE<->SW, NW<->SE
+endfunction
+
+function automatic [1:0] dir_axis(input [2:0] d);
+    case (d)
+        DIR_N, DIR_S:   dir_axis = AXIS_FILE;
+        DIR_E, DIR_W:   dir_axis = AXIS_RANK;
+        DIR_NE, DIR_SW: dir_axis = AXIS_DIAG;
+        default:        dir_axis = AXIS_ANTI;
+    endcase
+endfunction
+
+// Knight jumps k = 0..7: (+1,+2) (+2,+1) (+2,-1) (+1,-2) (-1,-2) (-2,-1) (-2,+1) (-1,+2).
+function automatic [63:0] knight_step(input [63:0] b, input [2:0] k);
+    case (k)
+        3'd0:    knight_step = (b << 17) & ~FILE_A;
+        3'd1:    knight_step = (b << 10) & ~(FILE_A | FILE_B);
+        3'd2:    knight_step = (b >> 6) & ~(FILE_A | FILE_B);
+        3'd3:    knight_step = (b >> 15) & ~FILE_A;
+        3'd4:    knight_step = (b >> 17) & ~FILE_H;
+        3'd5:    knight_step = (b >> 10) & ~(FILE_G | FILE_H);
+        3'd6:    knight_step = (b << 6) & ~(FILE_G | FILE_H);
+        default: knight_step = (b << 15) & ~FILE_H;
+    endcase
+endfunction
+
+function automatic signed [6:0] knight_delta(input [2:0] k);
+    case (k)
+        3'd0:    knight_delta = 7'sd17;
+        3'd1:    knight_delta = 7'sd10;
+        3'd2:    knight_delta = -7'sd6;
+        3'd3:    knight_delta = -7'sd15;
+        3'd4:    knight_delta = -7'sd17;
+        3'd5:    knight_delta = -7'sd10;
+        3'd6:    knight_delta = 7'sd6;
+        default: knight_delta = 7'sd15;
+    endcase
+endfunction
+
+// Index of the lowest / highest set bit (0 when none).
+function automatic [5:0] lsb_index(input [63:0] b);
+    integer i;
+    begin
+        lsb_index = 6'd0;
+        for (i = 63; i >= 0; i = i - 1)
+            if (b[i]) lsb_index = i[5:0];
+    end
+endfunction
+
+function automatic [5:0] msb_index(input [63:0] b);
+    integer i;
+    begin
+        msb_index = 6'd0;
+        for (i = 0; i < 64; i = i + 1)
+            if (b[i]) msb_index = i[5:0];
+    end
+endfunction
+
+// Index of the only set bit of a one-hot board (OR of the indices of all set bits).
+function automatic [5:0] onehot_index(input [63:0] b);
+    integer i;
+    begin
+        onehot_index = 6'd0;
+        for (i = 0; i < 64; i = i + 1)
+            if (b[i]) onehot_index = onehot_index | i[5:0];
+    end
+endfunction
