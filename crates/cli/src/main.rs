@@ -5,6 +5,7 @@ mod analyze;
 mod args;
 mod bench;
 mod eval_cmd;
+mod hw;
 mod perft;
 mod play;
 mod uci_cmd;
@@ -19,6 +20,7 @@ commands:
                       count leaf nodes of the legal move tree
   perft --epd FILE [--max-depth D] [--threads N]
                       check a perft suite (FEN ; D1 n ; D2 n ...)
+  hw gen [--out DIR]  write the Verilog ROMs/constants (hw/rtl/gen) from the Rust model
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         "analyze" => analyze::run(rest),
         "play" => play::run(rest),
         "eval" => eval_cmd::run(rest),
+        "hw" => hw::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)
