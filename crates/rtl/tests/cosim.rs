@@ -14,17 +14,21 @@ use device::MoveGenDevice;
 use rtl::RtlDevice;
 use std::path::PathBuf;
 
-/// False (test skipped) when the crate was built without Verilator; under CI=true that is a
-/// failure instead, so a CI image without Verilator cannot pass silently.
+/// False (test skipped) when the crate was built without Verilator; under CI=true or
+/// ESTUARY_REQUIRE_RTL=1 (.ci/run) that is a failure instead, so CI cannot pass silently.
 fn simulator_present() -> bool {
     if rtl::available() {
         return true;
     }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("verilator not installed, but CI=true: the RTL co-simulation must run in CI");
+    if required() {
+        panic!("verilator not installed, but CI=true or ESTUARY_REQUIRE_RTL=1: the RTL co-simulation must run");
     }
     eprintln!("skipped: verilator not installed");
     false
+}
+
+fn required() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true") || std::env::var("ESTUARY_REQUIRE_RTL").is_ok_and(|v| v == "1")
 }
 
 fn data(rel: &str) -> Option<String> {
@@ -34,7 +38,7 @@ fn data(rel: &str) -> Option<String> {
     match std::fs::read_to_string(&p) {
         Ok(t) => Some(t),
         Err(e) => {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
+            if required() {
                 panic!("{}: {e}", p.display());
             }
             eprintln!("skipped {}: {e}", p.display());
