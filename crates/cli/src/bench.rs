@@ -99,6 +99,15 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         None => 1,
     };
     let quiet = args.flag("quiet");
+    if let Some(dev) = args.value("device") {
+        // `--device rtl`: the co-simulated Verilog generator (hw.rs), on fewer positions.
+        let count = args.parsed::<usize>("positions").map_err(|e| e.to_string())?.unwrap_or(8);
+        return match dev.as_str() {
+            "rtl" => crate::hw::bench_rtl(depth, hash, count),
+            "software" => Err("--device software is the default: leave --device out".into()),
+            other => Err(format!("unknown device '{other}' (rtl)")),
+        };
+    }
     let r = bench(depth, hash, threads, |i, fen, n| {
         if !quiet {
             eprintln!("Position {:2}/{}: {:>10} nodes  {fen}", i + 1, POSITIONS.len(), n);

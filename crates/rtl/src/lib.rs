@@ -245,12 +245,14 @@ pub fn unmake_word(before: &Board, m: Option<Move>) -> u32 {
 /// one word per two moves + 1 status word (count and in-check); in_check 1 status word.
 /// Modes the hardware lacks are derived on the host from its all-moves stream: `Quiet` keeps
 /// what `Captures` leaves out, `Evasions` is all moves when in check, `QuietChecks` filters
-/// `Quiet` with the host's gives_check.
+/// `Quiet` with the host's gives_check. By default `generate` returns the device's move set in
+/// the model's order and asserts the two sets equal (see [`RtlDevice::set_model_order`]).
 pub struct RtlDevice {
     sim: Sim,
     pos: Position,
     undo: Vec<u32>,
     stats: Cell<DeviceStats>,
+    model_order: bool,
 }
 
 impl RtlDevice {
@@ -261,6 +263,7 @@ impl RtlDevice {
             pos: Position::new(*board),
             undo: Vec::with_capacity(256),
             stats: Cell::new(DeviceStats::default()),
+            model_order: true,
         };
         d.load(board);
         Ok(d)
@@ -271,6 +274,13 @@ impl RtlDevice {
         f(&mut s);
         s.cycles = self.sim.cycles();
         self.stats.set(s);
+    }
+
+    /// Whether [`MoveGenDevice::generate`] hands out the hardware's moves in the model's order
+    /// (the default: the search then visits exactly the software's tree, and every node is a
+    /// co-simulation check) or in the device's own MVV-LVA stream order.
+    pub fn set_model_order(&mut self, on: bool) {
+        self.model_order = on;
     }
 
     /// The simulation itself.
@@ -345,15 +355,37 @@ impl MoveGenDevice for RtlDevice {
         }
         // The design is verified against the model at every node of the co-simulation tests;
         // a hang here is a broken build, not a position the caller can fix.
-        self.generate_raw(captures_only, out).expect("RTL generate");
+        let mut hw = MoveList::new();
+        self.generate_raw(captures_only, &mut hw)
+            .expect("RTL generate");
         match mode {
-            GenMode::Quiet => out.retain(|m| !in_captures_mode(m)),
+            GenMode::Quiet => hw.retain(|m| !in_captures_mode(m)),
             GenMode::QuietChecks => {
                 let b = *self.pos.board();
-                out.retain(|m| !in_captures_mode(m) && b.gives_check(m));
+                hw.retain(|m| !in_captures_mode(m) && b.gives_check(m));
             }
             _ => {}
         }
+        if !self.model_order {
+            *out = hw;
+            return;
+        }
+        // Same set, the model's order: the search then walks exactly the software's tree.
+        self.pos.generate_into(mode, out);
+        let (mut a, mut b) = ([0u16; 256], [0u16; 256]);
+        let (n, k) = (hw.len(), out.len());
+        for (d, l) in [(&mut a, &hw), (&mut b, &*out)] {
+            for (i, m) in l.iter().enumerate() {
+                d[i] = m.raw();
+            }
+        }
+        a[..n].sort_unstable();
+        b[..k].sort_unstable();
+        assert!(
+            a[..n] == b[..k],
+            "RTL and model disagree at {} ({mode:?})",
+            self.pos.to_fen()
+        );
     }
     fn in_check(&self) -> bool {
         self.count(|s| s.words += 1);
