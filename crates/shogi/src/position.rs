@@ -151,6 +151,18 @@ impl Position {
             .wrapping_sub(zobrist::HAND[c.index()][k.index()]);
     }
 
+    /// Moves one piece of hand kind `kind` from `from`'s hand to the other side's hand, if
+    /// `from` holds one (used to build positions for futile-interposition tests). Returns
+    /// whether a piece moved.
+    pub fn transfer_hand_piece(&mut self, from: Color, kind: PieceKind) -> bool {
+        if kind.index() >= 7 || !self.hands[from.index()].has(kind) {
+            return false;
+        }
+        self.remove_hand(from, kind);
+        self.add_hand(from.flip(), kind);
+        true
+    }
+
     /// Plays `m`, which must be legal (or at least pseudo-legal) in this position.
     pub fn play(&mut self, m: Move) {
         let us = self.side;

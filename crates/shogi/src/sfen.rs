@@ -49,6 +49,17 @@ impl Position {
     /// pawns of one side on a file, at most one king a side, no more pieces than a set holds,
     /// and the side not to move not in check.
     pub fn from_sfen(s: &str) -> Result<Position, SfenError> {
+        Position::parse_sfen(s, true)
+    }
+
+    /// Like [`Position::from_sfen`] but accepting two unpromoted pawns of one side on a file
+    /// (nifu) on the board, as some generated tsume collections contain: the rules still
+    /// forbid dropping a pawn on such a file.
+    pub fn from_sfen_relaxed(s: &str) -> Result<Position, SfenError> {
+        Position::parse_sfen(s, false)
+    }
+
+    fn parse_sfen(s: &str, strict: bool) -> Result<Position, SfenError> {
         let fields: Vec<&str> = s.split_whitespace().collect();
         if fields.len() < 3 || fields.len() > 4 {
             return Err(err(
@@ -200,20 +211,21 @@ impl Position {
                 }
             };
         }
-        pos.validate()?;
+        pos.validate(strict)?;
         pos.checkers = pos.compute_checkers();
         Ok(pos)
     }
 
-    fn validate(&self) -> Result<(), SfenError> {
+    fn validate(&self, strict: bool) -> Result<(), SfenError> {
         for c in [Color::Black, Color::White] {
             if self.pieces_of(c, PieceKind::King).more_than_one() {
                 return Err(err("board", format!("{c:?} has more than one king")));
             }
             let pawns = self.pieces_of(c, PieceKind::Pawn);
             for col in 0..9 {
-                if (pawns & crate::bitboard::Bitboard(crate::bitboard::FILE_MASKS[col]))
-                    .more_than_one()
+                if strict
+                    && (pawns & crate::bitboard::Bitboard(crate::bitboard::FILE_MASKS[col]))
+                        .more_than_one()
                 {
                     return Err(err(
                         "board",

@@ -1,0 +1,528 @@
+//! Depth-first proof-number search (Nagai's df-pn) with the 1+epsilon threshold trick, hand
+//! dominance through proof and disproof hands, node and time limits, and repetition handling
+//! that keeps path-dependent disproofs out of the main table.
+//!
+//! Repetition: in a mate problem every attacker move is a check, so a repeated position means
+//! perpetual check, a loss for the attacker. Such a "disproof" holds only for the path that
+//! repeats; storing it as an ordinary disproof would let another path read a false "no mate"
+//! (the graph-history-interaction problem). Disproofs that depend on a repetition are kept in
+//! a side table keyed by a hash of the whole path from the root, so they are reused only when
+//! the same path is searched again. Proofs never depend on the path (a proof tree is finite).
+
+use crate::game::{HandSet, MateGame};
+use crate::tt::{Table, INF};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Search limits and table size.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Stop after this many nodes (positions expanded).
+    pub nodes: u64,
+    /// Stop after this much time.
+    pub time: Option<Duration>,
+    /// Memory for the transposition table, bytes.
+    pub table_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            nodes: u64::MAX,
+            time: None,
+            table_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Counters of one search.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Positions expanded (moves generated).
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// Table entries in use, per mille, at the end.
+    pub table_fill_permille: usize,
+    /// Garbage collections of the table.
+    pub collections: u64,
+    /// Path-dependent (repetition) disproofs stored.
+    pub repetition_disproofs: u64,
+}
+
+impl Stats {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 {
+            (self.nodes as f64 / s) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// The value of the root after a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The attacker mates.
+    Mate,
+    /// No mate (every line ends without check or in perpetual check).
+    NoMate,
+    /// A limit was reached first.
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Child<M, H> {
+    mv: M,
+    key: u64,
+    full: u64,
+    hand: H,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    /// Disproven by a repetition on this path.
+    rep: bool,
+    /// Proof or disproof hand when decided.
+    dhand: H,
+}
+
+/// A df-pn solver with its table. Reusable across problems (the table is kept unless cleared).
+pub struct Solver<G: MateGame> {
+    table: Table<G::Hand>,
+    rep_table: HashSet<u64>,
+    path: Vec<u64>,
+    buffers: Vec<Vec<Child<G::Move, G::Hand>>>,
+    moves: Vec<Vec<G::Move>>,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    start: Instant,
+    nodes: u64,
+    aborted: bool,
+    rep_disproofs: u64,
+    /// Remaining-plies limit for shortest-mate searches (`None`: unlimited).
+    depth_limit: Option<u32>,
+    /// Skip futile interpositions in depth-limited searches.
+    pub(crate) skip_futile: bool,
+}
+
+/// Saturating sum capped below infinity unless a term is infinite.
+#[inline]
+fn add(a: u32, b: u32) -> u32 {
+    if a >= INF || b >= INF {
+        INF
+    } else {
+        (a + b).min(INF - 1)
+    }
+}
+
+/// 1 + epsilon (epsilon = 1/4) of a second-best value, plus one.
+#[inline]
+fn widen(x: u32) -> u32 {
+    if x >= INF {
+        INF
+    } else {
+        (x + x / 4 + 1).min(INF - 1)
+    }
+}
+
+#[inline]
+fn path_hash(parent: u64, key: u64) -> u64 {
+    (parent.rotate_left(9) ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+impl<G: MateGame> Solver<G> {
+    /// A solver with `limits` (the table is allocated now).
+    pub fn new(limits: Limits) -> Solver<G> {
+        Solver {
+            table: Table::new(limits.table_bytes),
+            rep_table: HashSet::new(),
+            path: Vec::new(),
+            buffers: Vec::new(),
+            moves: Vec::new(),
+            limits,
+            stop: Arc::new(AtomicBool::new(false)),
+            start: Instant::now(),
+            nodes: 0,
+            aborted: false,
+            rep_disproofs: 0,
+            depth_limit: None,
+            skip_futile: false,
+        }
+    }
+
+    /// A flag that stops the search when set (from another thread).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Uses `flag` as the stop flag.
+    pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
+    /// Changes the limits for the next search (the table size stays).
+    pub fn set_limits(&mut self, nodes: u64, time: Option<Duration>) {
+        self.limits.nodes = nodes;
+        self.limits.time = time;
+    }
+
+    /// Forgets everything learned.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.rep_table.clear();
+    }
+
+    /// Bytes used by the table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Counters since the last [`Solver::solve`] started.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+            table_fill_permille: self.table.fill_permille(),
+            collections: self.table.collections,
+            repetition_disproofs: self.rep_disproofs,
+        }
+    }
+
+    /// Nodes searched so far in this search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `root` (attacker to move) until it is proven, disproven or a limit is hit.
+    pub fn solve(&mut self, root: &G) -> Verdict {
+        self.begin();
+        self.run(root)
+    }
+
+    /// Continues with the counters of the current search (used by the line extraction).
+    pub(crate) fn run(&mut self, root: &G) -> Verdict {
+        self.aborted = false;
+        self.path.clear();
+        let (pn, dn, _, _, _) = self.mid(root, true, INF, INF, 0, path_hash(0, root.key()));
+        if pn == 0 {
+            Verdict::Mate
+        } else if dn == 0 {
+            Verdict::NoMate
+        } else {
+            Verdict::Unknown
+        }
+    }
+
+    /// True once a limit or the stop flag ended the search.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Searches `g` to the end as if it stood `ply` plies below the root of a depth-limited
+    /// search (a fresh path). Returns (pn, dn, len).
+    pub(crate) fn prove_at(&mut self, g: &G, or_node: bool, ply: u32) -> (u32, u32, u16) {
+        let saved = std::mem::take(&mut self.path);
+        let (pn, dn, len, _, _) = self.mid(g, or_node, INF, INF, ply, path_hash(2, g.key()));
+        self.path = saved;
+        (pn, dn, len)
+    }
+
+    /// Resets the counters and starts the clock of a new search.
+    pub(crate) fn begin(&mut self) {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.aborted = false;
+        self.rep_disproofs = 0;
+    }
+
+    pub(crate) fn set_depth_limit(&mut self, d: Option<u32>) {
+        self.depth_limit = d;
+    }
+
+    /// The key used in the table: the board key, mixed with the remaining depth when the
+    /// search is depth-limited.
+    #[inline]
+    fn table_key(&self, g: &G, ply: u32) -> u64 {
+        match self.depth_limit {
+            None => g.board_key(),
+            Some(l) => {
+                let r = l.saturating_sub(ply) as u64 + 1;
+                g.board_key() ^ r.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+            }
+        }
+    }
+
+    /// What the table says about `g` at `ply`: (pn, dn, decided hand, len).
+    pub(crate) fn probe(&self, g: &G, ply: u32) -> (u32, u32, G::Hand, u16) {
+        let p = self.table.probe(self.table_key(g, ply), g.attacker_hand());
+        (p.pn, p.dn, p.hand, p.len)
+    }
+
+    fn check_limits(&mut self) {
+        if self.nodes >= self.limits.nodes || self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if self.nodes & 1023 == 0 {
+            if let Some(t) = self.limits.time {
+                if self.start.elapsed() >= t {
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    /// Multiple iterative deepening at one node. Returns (pn, dn, len, hand, rep): `hand` is
+    /// the proof or disproof hand when decided, `rep` whether a disproof depends on the path.
+    fn mid(
+        &mut self,
+        g: &G,
+        or_node: bool,
+        th_pn: u32,
+        th_dn: u32,
+        ply: u32,
+        phash: u64,
+    ) -> (u32, u32, u16, G::Hand, bool) {
+        self.nodes += 1;
+        self.check_limits();
+        let key = self.table_key(g, ply);
+        let hand = g.attacker_hand();
+        let remaining = self.depth_limit.map(|l| l.saturating_sub(ply));
+
+        // Already decided (reached again through a nested or line-reading search).
+        let known = self.table.probe(key, hand);
+        if known.pn == 0 {
+            return (0, INF, known.len, known.hand, false);
+        }
+        if known.dn == 0 {
+            return (INF, 0, 0, known.hand, false);
+        }
+
+        // Depth limit: an attacker node with no ply left cannot mate.
+        if or_node && remaining == Some(0) {
+            self.table.store(key, hand, INF, 0, 0, 1);
+            return (INF, 0, 0, hand, false);
+        }
+
+        let depth = ply as usize;
+        while self.buffers.len() <= depth {
+            self.buffers.push(Vec::new());
+            self.moves.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.moves[depth]);
+        if or_node {
+            g.attacker_moves(&mut moves);
+        } else {
+            g.defender_moves(&mut moves);
+        }
+        if moves.is_empty() {
+            self.moves[depth] = moves;
+            return if or_node {
+                let d = g.no_check_disproof_hand();
+                self.table.store(key, d, INF, 0, 0, 1);
+                (INF, 0, 0, d, false)
+            } else {
+                let p = g.mated_proof_hand();
+                self.table.store(key, p, 0, INF, 0, 1);
+                (0, INF, 0, p, false)
+            };
+        }
+
+        // Expand: children with their keys; futile interpositions dropped in depth-limited
+        // (shortest mate) searches, where they must not count.
+        let mut kids = std::mem::take(&mut self.buffers[depth]);
+        kids.clear();
+        let mut futile_len = 0u16;
+        for &m in moves.iter() {
+            if !or_node && remaining.is_some() && self.skip_futile {
+                if let Some(c) = g.checker_moved_to_interposition(m) {
+                    // Futile if the position with the checker moved there is mate within the
+                    // same remaining plies.
+                    let saved = std::mem::take(&mut self.path);
+                    let (pn, _, len, _, _) =
+                        self.mid(&c, false, INF, INF, ply, path_hash(1, c.key()));
+                    self.path = saved;
+                    if pn == 0 {
+                        futile_len = futile_len.max(len);
+                        continue;
+                    }
+                    if self.aborted {
+                        break;
+                    }
+                }
+            }
+            let c = g.after(m);
+            kids.push(Child {
+                mv: m,
+                key: self.table_key(&c, ply + 1),
+                full: c.key(),
+                hand: c.attacker_hand(),
+                pn: 1,
+                dn: 1,
+                len: 0,
+                rep: false,
+                dhand: c.attacker_hand(),
+            });
+        }
+        self.moves[depth] = moves;
+        if kids.is_empty() && !self.aborted {
+            // Every evasion was a futile interposition: mate as it stands.
+            self.buffers[depth] = kids;
+            let p = g.mated_proof_hand();
+            self.table.store(key, p, 0, INF, futile_len, 1);
+            return (0, INF, futile_len, p, false);
+        }
+
+        let start_nodes = self.nodes;
+        self.path.push(g.key());
+        let (mut pn, mut dn);
+        let mut best_len;
+        let mut rep_dep;
+        loop {
+            // Read the children.
+            pn = if or_node { INF } else { 0 };
+            dn = if or_node { 0 } else { INF };
+            best_len = if or_node { u16::MAX } else { 0 };
+            rep_dep = false;
+            let mut clean_disproof = false;
+            for k in kids.iter_mut() {
+                let child_hash = path_hash(phash, k.full);
+                if self.path.contains(&k.full) || self.rep_table.contains(&child_hash) {
+                    k.pn = INF;
+                    k.dn = 0;
+                    k.rep = true;
+                } else {
+                    let p = self.table.probe(k.key, k.hand);
+                    k.pn = p.pn;
+                    k.dn = p.dn;
+                    k.len = p.len;
+                    k.dhand = p.hand;
+                    k.rep = false;
+                }
+                if or_node {
+                    pn = pn.min(k.pn);
+                    dn = add(dn, k.dn);
+                    if k.pn == 0 {
+                        best_len = best_len.min(k.len.saturating_add(1));
+                    }
+                    if k.rep {
+                        rep_dep = true;
+                    }
+                } else {
+                    pn = add(pn, k.pn);
+                    dn = dn.min(k.dn);
+                    best_len = best_len.max(k.len.saturating_add(1));
+                    if k.dn == 0 {
+                        if k.rep {
+                            rep_dep = true;
+                        } else {
+                            clean_disproof = true;
+                        }
+                    }
+                }
+            }
+            if clean_disproof {
+                rep_dep = false;
+            }
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.aborted {
+                break;
+            }
+            // Select the most promising child and the second-best value.
+            let (mut bi, mut best, mut second) = (0usize, u32::MAX, u32::MAX);
+            for (i, k) in kids.iter().enumerate() {
+                let v = if or_node { k.pn } else { k.dn };
+                if v < best {
+                    second = best;
+                    best = v;
+                    bi = i;
+                } else if v < second {
+                    second = v;
+                }
+            }
+            let k = kids[bi];
+            let (c_pn, c_dn) = if or_node {
+                let t_pn = th_pn.min(widen(second));
+                let t_dn = add(th_dn.saturating_sub(dn), k.dn).min(INF);
+                (t_pn, t_dn)
+            } else {
+                let t_dn = th_dn.min(widen(second));
+                let t_pn = add(th_pn.saturating_sub(pn), k.pn).min(INF);
+                (t_pn, t_dn)
+            };
+            let c = g.after(k.mv);
+            let child_hash = path_hash(phash, k.full);
+            let (_, r_dn, _, _, r_rep) = self.mid(&c, !or_node, c_pn, c_dn, ply + 1, child_hash);
+            if r_dn == 0 && r_rep {
+                self.rep_table.insert(child_hash);
+                self.rep_disproofs += 1;
+            }
+            if self.aborted {
+                // The child's values are in the table; read them once more and stop.
+                continue;
+            }
+        }
+        self.path.pop();
+        let work = self.nodes - start_nodes + 1;
+
+        // Store the result.
+        let result = if pn == 0 {
+            let p = if or_node {
+                let k = kids
+                    .iter()
+                    .filter(|k| k.pn == 0)
+                    .min_by_key(|k| k.len)
+                    .copied();
+                match k {
+                    Some(k) => g.or_proof_hand(k.mv, k.dhand),
+                    None => hand,
+                }
+            } else {
+                let mut m = G::Hand::default();
+                for k in kids.iter() {
+                    m = m.max(k.dhand);
+                }
+                g.and_proof_hand(m)
+            };
+            let len = if or_node {
+                best_len
+            } else {
+                best_len.max(futile_len)
+            };
+            self.table.store(key, p, 0, INF, len, work);
+            (0, INF, len, p, false)
+        } else if dn == 0 {
+            let d = if or_node {
+                let mut m: Option<G::Hand> = None;
+                for k in kids.iter() {
+                    let h = g.or_disproof_hand(k.mv, k.dhand);
+                    m = Some(match m {
+                        Some(x) => x.min(h),
+                        None => h,
+                    });
+                }
+                g.or_disproof_hand_final(m.unwrap_or(hand))
+            } else {
+                match kids.iter().find(|k| k.dn == 0 && !k.rep) {
+                    Some(k) if !rep_dep => g.and_disproof_hand(k.mv, k.dhand),
+                    _ => hand,
+                }
+            };
+            if rep_dep {
+                // Path-dependent: the caller records it under the path hash; the table is
+                // left as it was so that other paths search on.
+                (INF, 0, 0, d, true)
+            } else {
+                self.table.store(key, d, INF, 0, 0, work);
+                (INF, 0, 0, d, false)
+            }
+        } else {
+            self.table.store(key, hand, pn, dn, 0, work);
+            (pn, dn, 0, hand, false)
+        };
+        self.buffers[depth] = kids;
+        result
+    }
+}

@@ -1,0 +1,81 @@
+//! The small game trait the solver runs on. The attacker's moves are checks, the defender's
+//! are evasions; hands (pieces in hand) let one proof or disproof cover many positions.
+
+/// The attacker's pieces in hand, ordered by "holds at least as much of every kind".
+/// Games without hands use `()`.
+pub trait HandSet: Copy + Eq + Default + std::fmt::Debug {
+    /// True when `self` holds at least as much of every kind as `other`.
+    fn covers(self, other: Self) -> bool;
+    /// Kind-by-kind maximum.
+    fn max(self, other: Self) -> Self;
+    /// Kind-by-kind minimum.
+    fn min(self, other: Self) -> Self;
+}
+
+impl HandSet for () {
+    fn covers(self, _: ()) -> bool {
+        true
+    }
+    fn max(self, _: ()) {}
+    fn min(self, _: ()) {}
+}
+
+/// A position of a mate problem. The attacker moves at even plies from the root.
+pub trait MateGame: Clone {
+    /// A move.
+    type Move: Copy + Eq + std::fmt::Debug;
+    /// The attacker's hand.
+    type Hand: HandSet;
+
+    /// Legal checks for the attacker (called only with the attacker to move).
+    fn attacker_moves(&self, out: &mut Vec<Self::Move>);
+    /// Legal moves for the defender, who is in check (called only with the defender to move).
+    fn defender_moves(&self, out: &mut Vec<Self::Move>);
+    /// The position after `m`.
+    fn after(&self, m: Self::Move) -> Self;
+    /// A key of everything but the attacker's hand (board, side to move).
+    fn board_key(&self) -> u64;
+    /// A key of the whole position, for repetition.
+    fn key(&self) -> u64;
+    /// The attacker's hand.
+    fn attacker_hand(&self) -> Self::Hand;
+    /// USI/UCI text of a move.
+    fn move_text(&self, m: Self::Move) -> String;
+
+    /// Proof hand of a defender position with no legal move: the least attacker hand for which
+    /// the same board is still mate.
+    fn mated_proof_hand(&self) -> Self::Hand {
+        self.attacker_hand()
+    }
+    /// Proof hand of a proven defender position given the maximum of its children's.
+    fn and_proof_hand(&self, children_max: Self::Hand) -> Self::Hand {
+        children_max
+    }
+    /// Proof hand of an attacker position proven by `m`, from the child's proof hand.
+    fn or_proof_hand(&self, _m: Self::Move, child: Self::Hand) -> Self::Hand {
+        child
+    }
+    /// Disproof hand of an attacker position with no check.
+    fn no_check_disproof_hand(&self) -> Self::Hand {
+        self.attacker_hand()
+    }
+    /// Disproof hand of a disproven attacker position given the minimum of its children's
+    /// (each already mapped through [`MateGame::or_disproof_hand`]).
+    fn or_disproof_hand_final(&self, children_min: Self::Hand) -> Self::Hand {
+        children_min
+    }
+    /// A child's disproof hand mapped back through the attacker's move `m`.
+    fn or_disproof_hand(&self, _m: Self::Move, child: Self::Hand) -> Self::Hand {
+        child
+    }
+    /// Disproof hand of a defender position disproven by `m`, from the child's.
+    fn and_disproof_hand(&self, _m: Self::Move, child: Self::Hand) -> Self::Hand {
+        child
+    }
+    /// For a defender move that interposes a dropped piece between the king and a lone
+    /// long-range checker: the position with the checker moved onto that square instead
+    /// (defender to move). Used to recognise futile interpositions (muda-ai).
+    fn checker_moved_to_interposition(&self, _m: Self::Move) -> Option<Self> {
+        None
+    }
+}

@@ -1,0 +1,192 @@
+//! The shogi adapter: the attacker is the side to move at the root.
+
+use crate::game::{HandSet, MateGame};
+use shogi::{attacks, Color, Hand, Move, MoveList, Position, HAND_KINDS};
+
+impl HandSet for Hand {
+    #[inline]
+    fn covers(self, other: Hand) -> bool {
+        Hand::covers(self, other)
+    }
+    fn max(self, other: Hand) -> Hand {
+        Hand::max(self, other)
+    }
+    fn min(self, other: Hand) -> Hand {
+        Hand::min(self, other)
+    }
+}
+
+/// A tsume-shogi position: who attacks is fixed at the root.
+#[derive(Clone, Debug)]
+pub struct Tsume {
+    /// The position.
+    pub pos: Position,
+    /// The attacking side.
+    pub attacker: Color,
+}
+
+impl Tsume {
+    /// The problem with the side to move as attacker.
+    pub fn new(pos: Position) -> Tsume {
+        let attacker = pos.side_to_move();
+        Tsume { pos, attacker }
+    }
+
+    /// Raises the proof hand to the attacker's full count of each kind the defender lacks, when
+    /// the defender could interpose a drop (a lone non-adjacent checker). A smaller attacker
+    /// hand would give the defender those pieces and new interpositions.
+    fn with_interposition_kinds(&self, mut p: Hand) -> Hand {
+        let defender = self.attacker.flip();
+        let ch = self.pos.checkers();
+        let (Some(c), Some(k)) = (ch.first(), self.pos.king_square(defender)) else {
+            return p;
+        };
+        if ch.more_than_one() || attacks::between(k, c).is_empty() {
+            return p;
+        }
+        let ah = self.pos.hand(self.attacker);
+        let dh = self.pos.hand(defender);
+        for (i, kind) in HAND_KINDS.into_iter().enumerate() {
+            if !dh.has(kind) {
+                p.set_count_index(i, ah.count(kind));
+            }
+        }
+        p
+    }
+}
+
+fn push_all(l: &MoveList, out: &mut Vec<Move>) {
+    out.clear();
+    out.extend_from_slice(l.as_slice());
+}
+
+impl MateGame for Tsume {
+    type Move = Move;
+    type Hand = Hand;
+
+    fn attacker_moves(&self, out: &mut Vec<Move>) {
+        let mut l = MoveList::new();
+        self.pos.check_moves(&mut l);
+        push_all(&l, out);
+    }
+
+    fn defender_moves(&self, out: &mut Vec<Move>) {
+        let mut l = MoveList::new();
+        self.pos.evasions(&mut l);
+        push_all(&l, out);
+    }
+
+    fn after(&self, m: Move) -> Tsume {
+        Tsume {
+            pos: self.pos.after(m),
+            attacker: self.attacker,
+        }
+    }
+
+    #[inline]
+    fn board_key(&self) -> u64 {
+        // The defender's hand is implied by the board and the attacker's hand.
+        self.pos.board_key()
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.pos.key()
+    }
+
+    #[inline]
+    fn attacker_hand(&self) -> Hand {
+        self.pos.hand(self.attacker)
+    }
+
+    fn move_text(&self, m: Move) -> String {
+        m.usi()
+    }
+
+    fn mated_proof_hand(&self) -> Hand {
+        self.with_interposition_kinds(Hand::EMPTY)
+    }
+
+    fn and_proof_hand(&self, children_max: Hand) -> Hand {
+        self.with_interposition_kinds(children_max)
+    }
+
+    fn or_proof_hand(&self, m: Move, child: Hand) -> Hand {
+        let mut p = child;
+        if m.is_drop() {
+            p.add(m.drop_kind());
+        } else if let Some(cap) = self.pos.piece_at(m.to()) {
+            p.remove_saturating(cap.kind.unpromoted());
+        }
+        p
+    }
+
+    fn no_check_disproof_hand(&self) -> Hand {
+        self.attacker_hand()
+    }
+
+    fn or_disproof_hand(&self, m: Move, child: Hand) -> Hand {
+        let mut d = child;
+        if m.is_drop() {
+            d.add(m.drop_kind());
+        } else if let Some(cap) = self.pos.piece_at(m.to()) {
+            d.remove_saturating(cap.kind.unpromoted());
+        }
+        d
+    }
+
+    fn or_disproof_hand_final(&self, children_min: Hand) -> Hand {
+        // Kinds the attacker does not hold: holding one would allow new drop checks.
+        let h = self.attacker_hand();
+        let mut d = children_min.max(h);
+        for (i, kind) in HAND_KINDS.into_iter().enumerate() {
+            if !h.has(kind) {
+                d.set_count_index(i, 0);
+            }
+        }
+        d
+    }
+
+    fn and_disproof_hand(&self, m: Move, child: Hand) -> Hand {
+        // The defender's drop needs the piece: the attacker may not hold more of that kind.
+        let mut d = child;
+        if m.is_drop() {
+            let k = m.drop_kind();
+            let i = k.index();
+            let cap = self.attacker_hand().count(k);
+            if d.count(k) > cap {
+                d.set_count_index(i, cap);
+            }
+        }
+        d
+    }
+
+    fn checker_moved_to_interposition(&self, m: Move) -> Option<Tsume> {
+        if !m.is_drop() {
+            return None;
+        }
+        let ch = self.pos.checkers();
+        let c = ch.first()?;
+        if ch.more_than_one() {
+            return None;
+        }
+        let after_drop = self.pos.after(m);
+        let to = m.to();
+        let plain = Move::normal(c, to, false);
+        let promo = Move::normal(c, to, true);
+        let mv = if after_drop.is_legal(plain) {
+            plain
+        } else if after_drop.is_legal(promo) {
+            promo
+        } else {
+            return None;
+        };
+        let mut pos = after_drop.after(mv);
+        // As if the piece had never been dropped: it stays in the defender's hand.
+        pos.transfer_hand_piece(self.attacker, m.drop_kind());
+        Some(Tsume {
+            pos,
+            attacker: self.attacker,
+        })
+    }
+}
