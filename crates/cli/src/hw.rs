@@ -279,7 +279,6 @@ pub const FOUR_POSITIONS: [(&str, &str); 4] = [
 struct Walk {
     leaves: u64,
     words: u64,
-    cycles: u64,
     generates: u64,
 }
 
@@ -311,8 +310,9 @@ fn walk(dev: &mut rtl::RtlDevice, depth: u32, offload: u32, on_device: bool, w: 
     }
 }
 
-/// `estuary hw traffic`: words across the boundary and device clocks for perft trees of the
-/// four positions, per-node (thesis split) against offloading the last K plies.
+/// `estuary hw traffic`: device clocks per generate for the four positions, then the words
+/// across the boundary and the projected time of perft trees with every node on the bus (the
+/// thesis' split) against offloading the last K plies as one command.
 fn traffic(rest: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
     let depth: u32 = args
@@ -327,25 +327,47 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
         .parsed("mhz")
         .map_err(|e| e.to_string())?
         .unwrap_or(50.0);
+    let ns_word: f64 = args
+        .parsed("ns-per-word")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(100.0);
     args.finish().map_err(|e| e.to_string())?;
+    println!("One generate at the root, device clock {mhz} MHz:");
     println!(
-        "perft {depth}: per-node split vs last {offload} plies on the device; clocks at {mhz} MHz"
+        "{:<11} {:>6} {:>7} {:>9} {:>10} {:>6} {:>7}",
+        "position", "moves", "clocks", "moves/clk", "moves/s", "capts", "clocks"
+    );
+    for (name, fen) in FOUR_POSITIONS {
+        let board = chess::Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
+        let mut dev = rtl::RtlDevice::new(&board).map_err(|e| e.to_string())?;
+        let (mut all, mut caps) = (chess::MoveList::new(), chess::MoveList::new());
+        let c_all = dev
+            .generate_raw(false, &mut all)
+            .map_err(|e| e.to_string())?;
+        let c_caps = dev
+            .generate_raw(true, &mut caps)
+            .map_err(|e| e.to_string())?;
+        let per_clock = all.len() as f64 / c_all as f64;
+        println!(
+            "{:<11} {:>6} {:>7} {:>9.3} {:>9.1}M {:>6} {:>7}",
+            name,
+            all.len(),
+            c_all,
+            per_clock,
+            per_clock * mhz,
+            caps.len(),
+            c_caps
+        );
+    }
+    println!();
+    println!("perft {depth} trees; bus {ns_word} ns per 32-bit word; last {offload} plies offloaded as one command:");
+    println!(
+        "{:<11} {:>8} {:>9} {:>10} {:>10} {:>9} {:>10} {:>10} {:>7}",
+        "position", "nodes", "clocks", "words", "words/node", "ms", "words", "ms", "less"
     );
     println!(
-        "{:<11} {:>9} {:>9} {:>10} {:>10} {:>9} {:>11} {:>11} {:>8}",
-        "position",
-        "leaves",
-        "gens",
-        "clocks",
-        "clk/gen",
-        "moves/s",
-        "words/node",
-        "words/node",
-        "ratio"
-    );
-    println!(
-        "{:<11} {:>9} {:>9} {:>10} {:>10} {:>9} {:>11} {:>11} {:>8}",
-        "", "", "", "", "", "(gen)", "per-node", "offloaded", ""
+        "{:<11} {:>8} {:>9} {:>10} {:>10} {:>9} {:>10} {:>10} {:>7}",
+        "", "", "", "per-node", "per-node", "per-node", "offload", "offload", "words"
     );
     for (name, fen) in FOUR_POSITIONS {
         let board = chess::Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
@@ -353,25 +375,23 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
         let mut dev = rtl::RtlDevice::new(&board).map_err(|e| e.to_string())?;
         let c0 = dev.sim().cycles();
         walk(&mut dev, depth, 0, false, &mut per_node);
-        per_node.cycles = dev.sim().cycles() - c0;
+        let clocks = dev.sim().cycles() - c0;
         let mut off = Walk::default();
         let mut dev = rtl::RtlDevice::new(&board).map_err(|e| e.to_string())?;
         walk(&mut dev, depth, offload, false, &mut off);
         let nodes = per_node.generates + per_node.leaves;
-        // Generation-only rate: moves out per clock of generate at the given clock.
-        let mut list = chess::MoveList::new();
-        let gen_clocks = dev.sim().generate(false, &mut list).unwrap_or(0);
-        let rate = list.len() as f64 / gen_clocks.max(1) as f64 * mhz * 1e6;
+        let device_ms = clocks as f64 / (mhz * 1e3);
+        let ms = |words: u64| device_ms + words as f64 * ns_word / 1e6;
         println!(
-            "{:<11} {:>9} {:>9} {:>10} {:>10.1} {:>8.1}M {:>11.2} {:>11.3} {:>7.0}x",
+            "{:<11} {:>8} {:>9} {:>10} {:>10.2} {:>9.2} {:>10} {:>10.2} {:>6.0}x",
             name,
-            per_node.leaves,
-            per_node.generates,
-            per_node.cycles,
-            per_node.cycles as f64 / per_node.generates as f64,
-            rate / 1e6,
+            nodes,
+            clocks,
+            per_node.words,
             per_node.words as f64 / nodes as f64,
-            off.words as f64 / nodes as f64,
+            ms(per_node.words),
+            off.words,
+            ms(off.words),
             per_node.words as f64 / off.words.max(1) as f64
         );
     }

