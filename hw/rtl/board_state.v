@@ -85,6 +85,7 @@ module board_state (
     always @* begin
         kinds_after_make = kinds;
         colors_after_make = colors;
+        k = 0;   // assigned on every path: no latch for the loop variable
         if (is_castle) begin
             // King takes own rook: both leave, then land (the squares may overlap in Chess960).
             kinds_after_make[64 * KIND_KING +: 64] = (kinds[64 * KIND_KING +: 64] & ~from_bb) | king_dest_bb;
@@ -106,19 +107,21 @@ module board_state (
     wire [2:0]  original = is_promo ? KIND_PAWN : standing;
     reg [383:0] kinds_after_unmake;
     reg [127:0] colors_after_unmake;
+    integer u;
     always @* begin
         kinds_after_unmake = kinds;
         colors_after_unmake = colors;
+        u = 0;
         if (is_castle) begin
             kinds_after_unmake[64 * KIND_KING +: 64] = (kinds[64 * KIND_KING +: 64] & ~king_dest_bb) | from_bb;
             kinds_after_unmake[64 * KIND_ROOK +: 64] = (kinds[64 * KIND_ROOK +: 64] & ~rook_dest_bb) | to_bb;
             colors_after_unmake[64 * mover +: 64] = (colors[64 * mover +: 64] & ~king_dest_bb & ~rook_dest_bb) | from_bb | to_bb;
         end else begin
-            for (k = 0; k < 6; k = k + 1)
-                kinds_after_unmake[64 * k +: 64] = (kinds[64 * k +: 64] & ~to_bb)
-                    | ((original == k) ? from_bb : 64'd0)
-                    | ((is_capture && captured == k) ? to_bb : 64'd0)
-                    | ((is_ep && k == KIND_PAWN) ? ep_victim_bb : 64'd0);
+            for (u = 0; u < 6; u = u + 1)
+                kinds_after_unmake[64 * u +: 64] = (kinds[64 * u +: 64] & ~to_bb)
+                    | ((original == u) ? from_bb : 64'd0)
+                    | ((is_capture && captured == u) ? to_bb : 64'd0)
+                    | ((is_ep && u == KIND_PAWN) ? ep_victim_bb : 64'd0);
             colors_after_unmake[64 * mover +: 64] = (colors[64 * mover +: 64] & ~to_bb) | from_bb;
             colors_after_unmake[64 * (!mover) +: 64] = colors[64 * (!mover) +: 64] | removed_bb;
         end

@@ -58,7 +58,7 @@ module move_stream (
     reg [63:0] reach;
     reg [6:0]  pending;
     reg [2:0]  phase;
-    integer c, p;
+    integer c, p, q, x;
     always @* begin
         reach = 64'd0;
         for (c = 0; c < NCH; c = c + 1)
@@ -87,13 +87,13 @@ module move_stream (
         endcase
         sel = 6'd63;
         chosen = 64'd0;
-        for (c = NCH - 1; c >= 0; c = c - 1) begin
-            if (is_piece_channel(c)) act = w[c] & piece_mask;
-            else if (c == CH_EP_W || c == CH_EP_E) act = (phase == 3'd4) ? w[c] : 64'd0;
-            else if (c == CH_PROMO_PUSH) act = (phase == 3'd5) ? w[c] : 64'd0;
-            else act = (phase == 3'd6) ? w[c] : 64'd0;
+        for (q = NCH - 1; q >= 0; q = q - 1) begin
+            if (is_piece_channel(q)) act = w[q] & piece_mask;
+            else if (q == CH_EP_W || q == CH_EP_E) act = (phase == 3'd4) ? w[q] : 64'd0;
+            else if (q == CH_PROMO_PUSH) act = (phase == 3'd5) ? w[q] : 64'd0;
+            else act = (phase == 3'd6) ? w[q] : 64'd0;
             if (act != 64'd0) begin
-                sel = c[5:0];
+                sel = q[5:0];
                 chosen = act;
             end
         end
@@ -149,7 +149,7 @@ module move_stream (
             done <= 1'b0;
             promo_count <= 2'd0;
         end else if (start) begin
-            for (c = 0; c < NCH; c = c + 1) w[c] <= sets[64 * c +: 64];
+            for (x = 0; x < NCH; x = x + 1) w[x] <= sets[64 * x +: 64];
             active <= 1'b1;
             mode_captures <= captures_only;
             promo_count <= 2'd0;
