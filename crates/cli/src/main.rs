@@ -8,7 +8,10 @@ mod eval_cmd;
 mod hw;
 mod perft;
 mod play;
+mod shogi_perft;
+mod tsume;
 mod uci_cmd;
+mod usi;
 
 use std::process::ExitCode;
 
@@ -20,6 +23,11 @@ commands:
                       count leaf nodes of the legal move tree
   perft --epd FILE [--max-depth D] [--threads N]
                       check a perft suite (FEN ; D1 n ; D2 n ...)
+  perft --shogi DEPTH [--sfen SFEN] [--divide]
+                      shogi perft (ends with `nodes N`)
+  tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]
+                      solve tsume-shogi problems with df-pn
+  usi                 USI mate search (go mate <ms> | infinite)
   hw gen [--out DIR]  write the Verilog ROMs/constants (hw/rtl/gen) from the Rust model
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N]
@@ -39,7 +47,10 @@ fn main() -> ExitCode {
         None => ("uci", &raw[..0]),
     };
     let result = match cmd {
+        "perft" if shogi_perft::wants_shogi(rest) => shogi_perft::run(rest),
         "perft" => perft::run(rest),
+        "tsume" => tsume::run(rest),
+        "usi" => usi::run(rest),
         "uci" => uci_cmd::run(rest),
         "bench" => bench::run(rest),
         "analyze" => analyze::run(rest),

@@ -1,0 +1,106 @@
+//! `estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]`:
+//! solves tsume-shogi problems with the df-pn solver.
+//!
+//! One line per problem: `checkmate <usi moves> plies P nodes N time MS nps X`, or `nomate
+//! ...` or `timeout ...`. File mode reads `sfen<TAB>plies<TAB>id[<TAB>main line]` (the format
+//! of ../shared/data/tsume/tanuki.tsv), adds `id ID expected P` to each line, and ends with
+//! exactly one summary line: `solved S/T, length-matched L/T, nodes N, time MS`.
+
+use crate::args::Args;
+use mate::{Limits, MateSolver, Solution, Tsume, Verdict};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+fn describe(s: &Solution<shogi::Move>) -> String {
+    let ms = s.stats.time.as_millis();
+    let tail = format!(
+        "plies {} nodes {} time {} nps {}",
+        s.line.len(),
+        s.stats.nodes,
+        ms,
+        s.stats.nps()
+    );
+    match s.verdict {
+        Verdict::Mate => {
+            let moves: Vec<String> = s.line.iter().map(|m| m.usi()).collect();
+            format!("checkmate {} {tail}", moves.join(" "))
+        }
+        Verdict::NoMate => format!("nomate {tail}"),
+        Verdict::Unknown => format!("timeout {tail}"),
+    }
+}
+
+/// Runs the subcommand.
+pub fn run(raw: &[String]) -> Result<ExitCode, String> {
+    let mut a = Args::parse(raw, &["muda-ai"]).map_err(|e| e.to_string())?;
+    let sfen = a.value("sfen");
+    let file = a.value("file");
+    let nodes: Option<u64> = a.parsed("nodes").map_err(|e| e.to_string())?;
+    let time: Option<u64> = a.parsed("time").map_err(|e| e.to_string())?;
+    let hash: Option<usize> = a.parsed("hash").map_err(|e| e.to_string())?;
+    let muda = a.flag("muda-ai");
+    a.finish().map_err(|e| e.to_string())?;
+    if !a.positional().is_empty() {
+        return Err(format!(
+            "tsume: unexpected argument '{}'",
+            a.positional()[0]
+        ));
+    }
+    let limits = Limits {
+        nodes: nodes.unwrap_or(u64::MAX),
+        time: time.map(Duration::from_millis),
+        table_bytes: hash.unwrap_or(64).max(1) << 20,
+    };
+    if nodes.is_none() && time.is_none() && file.is_some() {
+        eprintln!("note: no --nodes or --time limit: a hard problem may run long");
+    }
+    let mut solver = MateSolver::<Tsume>::new(limits);
+    solver.set_skip_futile(muda);
+    match (sfen, file) {
+        (Some(s), None) => {
+            let pos = shogi::Position::from_sfen_relaxed(&s).map_err(|e| e.to_string())?;
+            let sol = solver.solve(&Tsume::new(pos));
+            println!("{}", describe(&sol));
+            Ok(ExitCode::SUCCESS)
+        }
+        (None, Some(f)) => run_file(&mut solver, &f),
+        _ => Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]".into()),
+    }
+}
+
+fn run_file(solver: &mut MateSolver<Tsume>, path: &str) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let (mut total, mut solved, mut matched, mut nodes) = (0usize, 0usize, 0usize, 0u64);
+    let start = Instant::now();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        total += 1;
+        let f: Vec<&str> = line.split('\t').collect();
+        let id = f.get(2).copied().unwrap_or("-");
+        let want: Option<usize> = f.get(1).and_then(|p| p.trim().parse().ok());
+        let pos = match shogi::Position::from_sfen_relaxed(f[0]) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("error line {}: {e} id {id}", i + 1);
+                continue;
+            }
+        };
+        let sol = solver.solve(&Tsume::new(pos));
+        nodes += sol.stats.nodes;
+        if sol.verdict == Verdict::Mate {
+            solved += 1;
+            if want == Some(sol.line.len()) {
+                matched += 1;
+            }
+        }
+        let expected = want.map_or("-".to_string(), |w| w.to_string());
+        println!("{} id {id} expected {expected}", describe(&sol));
+    }
+    println!(
+        "solved {solved}/{total}, length-matched {matched}/{total}, nodes {nodes}, time {}",
+        start.elapsed().as_millis()
+    );
+    Ok(ExitCode::SUCCESS)
+}

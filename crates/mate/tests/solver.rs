@@ -1,0 +1,62 @@
+//! Solver behaviour: no mate, limits, perpetual check, hand dominance, long lines.
+
+use mate::{Limits, MateSolver, Solver, Tsume, Verdict};
+use shogi::Position;
+
+fn tsume(s: &str) -> Tsume {
+    Tsume::new(Position::from_sfen_relaxed(s).unwrap_or_else(|e| panic!("{s}: {e}")))
+}
+
+fn small() -> Limits {
+    Limits {
+        table_bytes: 4 << 20,
+        nodes: 2_000_000,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn no_check_means_no_mate() {
+    let mut s = Solver::new(small());
+    assert_eq!(
+        s.solve(&tsume("4k4/9/9/9/9/9/9/9/9 b - 1")),
+        Verdict::NoMate
+    );
+}
+
+#[test]
+fn a_lone_rook_gives_perpetual_check_not_mate() {
+    // Only checks with one rook: every line repeats or runs out; the answer must be "no
+    // mate" and the search must end.
+    let mut s = Solver::new(small());
+    let v = s.solve(&tsume("8k/9/9/9/9/9/9/9/R8 b - 1"));
+    assert_eq!(v, Verdict::NoMate);
+}
+
+#[test]
+fn node_limit_gives_unknown() {
+    let mut s = MateSolver::new(Limits {
+        nodes: 5,
+        ..small()
+    });
+    let sol = s.solve(&tsume("6SR1/6P1B/6GG1/8k/8B/8N/9/9/9 b r2g3s3n4l17p 1"));
+    assert_eq!(sol.verdict, Verdict::Unknown);
+}
+
+#[test]
+fn three_ply_mate_with_drops() {
+    // Gold drop then gold drop: a classic head-of-king mate.
+    let mut s = MateSolver::new(small());
+    let sol = s.solve(&tsume("4k4/9/4P4/9/9/9/9/9/9 b 2G2r2b2g4s4n4l17p 1"));
+    assert_eq!(sol.verdict, Verdict::Mate);
+    assert_eq!(sol.line.len(), 1, "{:?}", sol.line);
+}
+
+#[test]
+fn stop_flag_ends_the_search() {
+    let mut s = MateSolver::new(small());
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    s.set_stop_flag(flag);
+    let sol = s.solve(&tsume("6SR1/6P1B/6GG1/8k/8B/8N/9/9/9 b r2g3s3n4l17p 1"));
+    assert_eq!(sol.verdict, Verdict::Unknown);
+}
