@@ -97,10 +97,13 @@ mod tests {
     fn exchanges() {
         // Pawn takes an undefended knight.
         assert!(see("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 300));
+        // With the king defending too, the rook trade only breaks even.
+        assert!(see("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 0));
+        assert!(!see("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 1));
         // Queen takes a pawn defended by a pawn: loses.
         assert!(!see("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 0));
         // Rook takes a defended rook with our second rook behind it (x-ray): nets a rook.
-        assert!(see("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 500));
-        assert!(!see("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 501));
+        assert!(see("3r3k/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 500));
+        assert!(!see("3r3k/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 501));
     }
 }

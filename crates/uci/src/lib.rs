@@ -126,6 +126,15 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
         }
     }
 
+    /// True when no search runs. A search that is already stopping (it may have printed
+    /// `bestmove` and be a moment from done) is waited for; a running one is left alone.
+    fn settle(&self) -> bool {
+        if self.pool.is_searching() && self.pool.shared().stop.load(std::sync::atomic::Ordering::Relaxed) {
+            self.pool.wait();
+        }
+        !self.pool.is_searching()
+    }
+
     fn say(&self, line: &str) {
         (self.out)(line);
     }
@@ -220,7 +229,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
         };
         let lname = name.to_ascii_lowercase();
         let needs_idle = matches!(lname.as_str(), "hash" | "threads" | "clear hash");
-        if needs_idle && self.pool.is_searching() {
+        if needs_idle && !self.settle() {
             return self.error(&format!("cannot change {name} while searching"));
         }
         let num = |lo: u64, hi: u64| -> Option<u64> { value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v)) };
@@ -305,7 +314,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     }
 
     fn go(&mut self, rest: &str) {
-        if self.pool.is_searching() {
+        if !self.settle() {
             return self.error("already searching; send stop first");
         }
         let pos = self.position();
