@@ -41,13 +41,28 @@ pub fn human_score(score: i32) -> String {
 /// Runs the analysis.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(raw, &[]).map_err(|e| e.to_string())?;
-    let fen = args.value("fen").unwrap_or_else(|| if args.positional().is_empty() { chess::STARTPOS.to_string() } else { args.positional().join(" ") });
+    let fen = args.value("fen").unwrap_or_else(|| {
+        if args.positional().is_empty() {
+            chess::STARTPOS.to_string()
+        } else {
+            args.positional().join(" ")
+        }
+    });
     let board = Board::from_fen(&fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     let depth: Option<i32> = args.parsed("depth").map_err(|e| e.to_string())?;
     let time: Option<f64> = args.parsed("time").map_err(|e| e.to_string())?;
-    let threads: usize = args.parsed("threads").map_err(|e| e.to_string())?.unwrap_or(1);
-    let hash: usize = args.parsed("hash").map_err(|e| e.to_string())?.unwrap_or(64);
-    let multipv: usize = args.parsed("multipv").map_err(|e| e.to_string())?.unwrap_or(1);
+    let threads: usize = args
+        .parsed("threads")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(1);
+    let hash: usize = args
+        .parsed("hash")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(64);
+    let multipv: usize = args
+        .parsed("multipv")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(1);
     args.finish().map_err(|e| e.to_string())?;
     let limits = match (depth, time) {
         (Some(_), Some(_)) => return Err("give --depth or --time, not both".into()),
@@ -65,7 +80,11 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
                 ScoreBound::Lower => "+",
                 ScoreBound::Upper => "-",
             };
-            let pv = if multipv > 1 { format!("[{}] ", i.multipv) } else { String::new() };
+            let pv = if multipv > 1 {
+                format!("[{}] ", i.multipv)
+            } else {
+                String::new()
+            };
             println!(
                 "{:>2}/{:<3} {:>7}{} {:>8} {:>11} {:>7}k  {pv}{}",
                 i.depth,
@@ -87,7 +106,15 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         }
     });
     let pool = ThreadPool::new(threads, hash, device::SoftwareDevice::default);
-    let job = Job { start: board, moves: vec![], limits, multipv, move_overhead: 0, listener, tt: pool.tt().clone() };
+    let job = Job {
+        start: board,
+        moves: vec![],
+        limits,
+        multipv,
+        move_overhead: 0,
+        listener,
+        tt: pool.tt().clone(),
+    };
     pool.search_sync(job);
     Ok(ExitCode::SUCCESS)
 }

@@ -64,7 +64,12 @@ pub struct BenchResult {
 }
 
 /// Searches every bench position to `depth` on a fresh single-thread pool.
-pub fn bench(depth: i32, hash_mb: usize, threads: usize, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+pub fn bench(
+    depth: i32,
+    hash_mb: usize,
+    threads: usize,
+    mut progress: impl FnMut(usize, &str, u64),
+) -> BenchResult {
     let pool = ThreadPool::new(threads, hash_mb, device::SoftwareDevice::default);
     pool.clear();
     let listener: Listener = Arc::new(|_: &Board, _: Event| {});
@@ -73,13 +78,24 @@ pub fn bench(depth: i32, hash_mb: usize, threads: usize, mut progress: impl FnMu
     for (i, fen) in POSITIONS.iter().enumerate() {
         // The table is invariant-checked by a test: every bench FEN parses.
         let start = Board::from_fen(fen).expect("bench FEN");
-        let job = Job { start, moves: vec![], limits: Limits::depth(depth), multipv: 1, move_overhead: 0, listener: listener.clone(), tt: pool.tt().clone() };
+        let job = Job {
+            start,
+            moves: vec![],
+            limits: Limits::depth(depth),
+            multipv: 1,
+            move_overhead: 0,
+            listener: listener.clone(),
+            tt: pool.tt().clone(),
+        };
         pool.search_sync(job);
         let n = pool.last_nodes();
         nodes += n;
         progress(i, fen, n);
     }
-    BenchResult { nodes, ms: t0.elapsed().as_millis() as u64 }
+    BenchResult {
+        nodes,
+        ms: t0.elapsed().as_millis() as u64,
+    }
 }
 
 /// `estuary bench [DEPTH] [--depth D] [--hash MB] [--threads N] [--quiet]`.
@@ -95,13 +111,18 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         None => 16,
     };
     let threads = match args.value("threads") {
-        Some(t) => t.parse::<usize>().map_err(|_| format!("bad threads '{t}'"))?,
+        Some(t) => t
+            .parse::<usize>()
+            .map_err(|_| format!("bad threads '{t}'"))?,
         None => 1,
     };
     let quiet = args.flag("quiet");
     if let Some(dev) = args.value("device") {
         // `--device rtl`: the co-simulated Verilog generator (hw.rs), on fewer positions.
-        let count = args.parsed::<usize>("positions").map_err(|e| e.to_string())?.unwrap_or(8);
+        let count = args
+            .parsed::<usize>("positions")
+            .map_err(|e| e.to_string())?
+            .unwrap_or(8);
         return match dev.as_str() {
             "rtl" => crate::hw::bench_rtl(depth, hash, count),
             "software" => Err("--device software is the default: leave --device out".into()),
@@ -110,7 +131,12 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     }
     let r = bench(depth, hash, threads, |i, fen, n| {
         if !quiet {
-            eprintln!("Position {:2}/{}: {:>10} nodes  {fen}", i + 1, POSITIONS.len(), n);
+            eprintln!(
+                "Position {:2}/{}: {:>10} nodes  {fen}",
+                i + 1,
+                POSITIONS.len(),
+                n
+            );
         }
     });
     println!("===========================");

@@ -8,6 +8,9 @@ mod eval_cmd;
 mod hw;
 mod perft;
 mod play;
+mod texel;
+mod uci_cmd;
+mod play;
 mod shogi_perft;
 mod tsume;
 mod uci_cmd;
@@ -37,6 +40,8 @@ commands:
   play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
                       a game against the engine in the terminal
   eval [FEN]          the static evaluation split into its terms
+  texel gen --games N --nodes K --out FILE | texel tune FILE... [--epochs E] [--out PATH]
+                      self-play positions for tuning; Texel-tune the evaluation weights
   help                this text
 ";
 
@@ -49,6 +54,12 @@ fn main() -> ExitCode {
     let result = match cmd {
         "perft" if shogi_perft::wants_shogi(rest) => shogi_perft::run(rest),
         "perft" => perft::run(rest),
+        "uci" => uci_cmd::run(rest),
+        "bench" => bench::run(rest),
+        "analyze" => analyze::run(rest),
+        "play" => play::run(rest),
+        "eval" => eval_cmd::run(rest),
+        "texel" => texel::run(rest),
         "tsume" => tsume::run(rest),
         "usi" => usi::run(rest),
         "uci" => uci_cmd::run(rest),

@@ -69,8 +69,12 @@ pub fn game_over(pos: &Position) -> Option<(&'static str, String)> {
 /// PGN text of a game from `start` with `moves`.
 pub fn pgn(start: &Board, moves: &[Move], white: &str, black: &str, result: &str) -> String {
     let mut s = String::new();
-    s.push_str("[Event \"Estuary terminal game\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n");
-    s.push_str(&format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n"));
+    s.push_str(
+        "[Event \"Estuary terminal game\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n",
+    );
+    s.push_str(&format!(
+        "[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n"
+    ));
     if start.to_fen() != chess::STARTPOS {
         s.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", start.to_fen()));
     }
@@ -110,7 +114,9 @@ impl Game {
 /// Runs the terminal game.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(raw, &["black"]).map_err(|e| e.to_string())?;
-    let fen = args.value("fen").unwrap_or_else(|| chess::STARTPOS.to_string());
+    let fen = args
+        .value("fen")
+        .unwrap_or_else(|| chess::STARTPOS.to_string());
     let start = Board::from_fen(&fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     let mut strength = Strength::Time(1.0);
     if let Some(t) = args.parsed::<f64>("time").map_err(|e| e.to_string())? {
@@ -122,14 +128,28 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     if let Some(d) = args.parsed::<i32>("depth").map_err(|e| e.to_string())? {
         strength = Strength::Depth(d);
     }
-    let mut human = if args.flag("black") { Color::Black } else { Color::White };
+    let mut human = if args.flag("black") {
+        Color::Black
+    } else {
+        Color::White
+    };
     args.finish().map_err(|e| e.to_string())?;
 
     let pool = ThreadPool::new(1, 64, device::SoftwareDevice::default);
-    let mut game = Game { start, moves: Vec::new() };
+    let mut game = Game {
+        start,
+        moves: Vec::new(),
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("Estuary: you play {}. Type 'help' for commands.", if human == Color::White { "White" } else { "Black" });
+    println!(
+        "Estuary: you play {}. Type 'help' for commands.",
+        if human == Color::White {
+            "White"
+        } else {
+            "Black"
+        }
+    );
     let mut show = true;
     let mut finished = false;
     loop {
@@ -140,7 +160,9 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         }
         if !finished {
             if let Some((result, why)) = game_over(&pos) {
-                println!("Game over: {why} ({result}). 'new' for another game, 'save FILE' to keep it.");
+                println!(
+                    "Game over: {why} ({result}). 'new' for another game, 'save FILE' to keep it."
+                );
                 finished = true;
             }
         }
@@ -155,11 +177,22 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             show = true;
             continue;
         }
-        print!("{}> ", if finished { "game over" } else if human == Color::White { "white" } else { "black" });
+        print!(
+            "{}> ",
+            if finished {
+                "game over"
+            } else if human == Color::White {
+                "white"
+            } else {
+                "black"
+            }
+        );
         let _ = std::io::stdout().flush();
         let Some(Ok(line)) = lines.next() else { break };
         let line = line.trim();
-        let (cmd, arg) = line.split_once(' ').map_or((line, ""), |(c, a)| (c, a.trim()));
+        let (cmd, arg) = line
+            .split_once(' ')
+            .map_or((line, ""), |(c, a)| (c, a.trim()));
         match cmd {
             "" => {}
             "quit" | "exit" => break,
@@ -190,9 +223,21 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             }
             "time" | "nodes" | "depth" => {
                 let s = match cmd {
-                    "time" => arg.parse().ok().filter(|&t: &f64| t > 0.0).map(Strength::Time),
-                    "nodes" => arg.parse().ok().filter(|&n: &u64| n > 0).map(Strength::Nodes),
-                    _ => arg.parse().ok().filter(|&d: &i32| d > 0).map(Strength::Depth),
+                    "time" => arg
+                        .parse()
+                        .ok()
+                        .filter(|&t: &f64| t > 0.0)
+                        .map(Strength::Time),
+                    "nodes" => arg
+                        .parse()
+                        .ok()
+                        .filter(|&n: &u64| n > 0)
+                        .map(Strength::Nodes),
+                    _ => arg
+                        .parse()
+                        .ok()
+                        .filter(|&d: &i32| d > 0)
+                        .map(Strength::Depth),
                 };
                 match s {
                     Some(s) => {
@@ -208,7 +253,11 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
                     continue;
                 }
                 let result = game_over(&pos).map_or("*", |(r, _)| r);
-                let (w, b) = if human == Color::White { ("Human", "Estuary") } else { ("Estuary", "Human") };
+                let (w, b) = if human == Color::White {
+                    ("Human", "Estuary")
+                } else {
+                    ("Estuary", "Human")
+                };
                 match std::fs::write(arg, pgn(&game.start, &game.moves, w, b, result)) {
                     Ok(()) => println!("saved {arg}"),
                     Err(e) => println!("error: cannot write {arg}: {e}"),
@@ -222,7 +271,9 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
                         game.moves.push(m);
                         show = true;
                     }
-                    Err(e) => println!("error: '{line}' is not a legal move here ({e}); 'help' for commands"),
+                    Err(e) => println!(
+                        "error: '{line}' is not a legal move here ({e}); 'help' for commands"
+                    ),
                 }
             }
         }

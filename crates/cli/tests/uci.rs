@@ -55,8 +55,12 @@ impl Engine {
                         return seen;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' within {secs}s; saw {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited waiting for '{prefix}'; saw {seen:#?}"),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no '{prefix}' within {secs}s; saw {seen:#?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine exited waiting for '{prefix}'; saw {seen:#?}")
+                }
             }
         }
     }
@@ -91,7 +95,13 @@ impl Drop for Engine {
 }
 
 fn bestmove(lines: &[String]) -> String {
-    lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string()
+    lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -100,8 +110,21 @@ fn handshake_lists_options() {
     e.send("uci");
     let lines = e.until("uciok", 10.0);
     assert!(lines.iter().any(|l| l.starts_with("id name Estuary")));
-    for opt in ["Hash", "Threads", "Ponder", "MultiPV", "Move Overhead", "UCI_Chess960", "Clear Hash"] {
-        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "{opt}");
+    for opt in [
+        "Hash",
+        "Threads",
+        "Ponder",
+        "MultiPV",
+        "Move Overhead",
+        "UCI_Chess960",
+        "Clear Hash",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "{opt}"
+        );
     }
     e.ready();
 }
@@ -115,7 +138,11 @@ fn isready_mid_search_is_answered_without_stopping() {
     let t = Instant::now();
     e.send("isready");
     let lines = e.until("readyok", 2.0);
-    assert!(t.elapsed() < Duration::from_millis(500), "readyok took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "readyok took {:?}",
+        t.elapsed()
+    );
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     e.none("bestmove", 300);
     e.send("stop");
@@ -127,7 +154,11 @@ fn isready_mid_search_is_answered_without_stopping() {
 fn stop_right_after_go_is_never_lost() {
     let mut e = Engine::start();
     for i in 0..30 {
-        let pos = if i % 2 == 0 { "position startpos" } else { "position startpos moves e2e4 e7e5" };
+        let pos = if i % 2 == 0 {
+            "position startpos"
+        } else {
+            "position startpos moves e2e4 e7e5"
+        };
         e.send(&format!("{pos}\ngo infinite\nstop"));
         let lines = e.until("bestmove", 5.0);
         assert_ne!(bestmove(&lines), "0000");
@@ -168,8 +199,21 @@ fn bestmove_reports_a_ponder_move() {
     let lines = e.until("bestmove", 20.0);
     let last = lines.last().unwrap();
     assert!(last.contains(" ponder "), "{last}");
-    let info = lines.iter().rev().find(|l| l.starts_with("info depth")).unwrap();
-    for field in [" seldepth ", " multipv 1 ", " score cp ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    for field in [
+        " seldepth ",
+        " multipv 1 ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
         assert!(info.contains(field), "{field} missing in {info}");
     }
 }
@@ -191,17 +235,30 @@ fn no_legal_move_gives_bestmove_0000() {
 fn zero_and_negative_clocks_and_movestogo_one() {
     let mut e = Engine::start();
     e.send("position startpos moves d2d4");
-    for go in ["go wtime 0 btime 0", "go wtime -1000 btime -1000 winc 0 binc 0", "go btime 0 binc 100", "go wtime 50 btime 50 movestogo 1"] {
+    for go in [
+        "go wtime 0 btime 0",
+        "go wtime -1000 btime -1000 winc 0 binc 0",
+        "go btime 0 binc 100",
+        "go wtime 50 btime 50 movestogo 1",
+    ] {
         let t = Instant::now();
         e.send(go);
         let lines = e.until("bestmove", 5.0);
         assert_ne!(bestmove(&lines), "0000", "{go}");
-        assert!(t.elapsed() < Duration::from_millis(1500), "{go} took {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_millis(1500),
+            "{go} took {:?}",
+            t.elapsed()
+        );
     }
     let t = Instant::now();
     e.send("go wtime 2000 btime 2000 movestogo 1");
     e.until("bestmove", 5.0);
-    assert!(t.elapsed() < Duration::from_millis(1900), "movestogo 1 took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(1900),
+        "movestogo 1 took {:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -213,7 +270,10 @@ fn move_overhead_is_honoured() {
     e.send("go movetime 1000");
     e.until("bestmove", 5.0);
     let took = t.elapsed();
-    assert!(took < Duration::from_millis(700), "took {took:?} with 700 ms overhead of 1000");
+    assert!(
+        took < Duration::from_millis(700),
+        "took {took:?} with 700 ms overhead of 1000"
+    );
 }
 
 #[test]
@@ -226,15 +286,29 @@ fn errors_keep_the_previous_position() {
     e.send("position startpos moves e2e5");
     e.until("info string", 5.0);
     e.send("frobnicate");
-    assert!(e.until("info string", 5.0).last().unwrap().contains("unknown command"));
+    assert!(e
+        .until("info string", 5.0)
+        .last()
+        .unwrap()
+        .contains("unknown command"));
     e.send("setoption name NoSuchOption value 3");
     e.until("info string", 5.0);
     e.send("d");
     let lines = e.until("Fen:", 5.0);
-    assert!(lines.last().unwrap().contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq"), "{:?}", lines.last());
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq"),
+        "{:?}",
+        lines.last()
+    );
     e.send("go depth 3");
     let mv = bestmove(&e.until("bestmove", 5.0));
-    assert!(mv.starts_with(|c: char| c.is_ascii_lowercase()) && mv.len() >= 4 && &mv[1..2] >= "5", "black move {mv}");
+    assert!(
+        mv.starts_with(|c: char| c.is_ascii_lowercase()) && mv.len() >= 4 && &mv[1..2] >= "5",
+        "black move {mv}"
+    );
 }
 
 #[test]
@@ -249,7 +323,10 @@ fn threads_multipv_and_clear_hash() {
     e.send("go depth 8");
     let lines = e.until("bestmove", 30.0);
     for k in 1..=3 {
-        assert!(lines.iter().any(|l| l.contains(&format!(" multipv {k} "))), "multipv {k}");
+        assert!(
+            lines.iter().any(|l| l.contains(&format!(" multipv {k} "))),
+            "multipv {k}"
+        );
     }
     // Every thread has stopped before bestmove: the next search starts and ends cleanly.
     e.send("setoption name MultiPV value 1");
@@ -311,10 +388,17 @@ fn quit_mid_search_exits() {
 #[test]
 fn bench_is_deterministic() {
     let run = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_estuary")).args(["bench", "6", "--quiet"]).output().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_estuary"))
+            .args(["bench", "6", "--quiet"])
+            .output()
+            .unwrap();
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
-        let nodes = text.lines().find(|l| l.starts_with("Nodes searched: ")).expect("Nodes searched line").to_string();
+        let nodes = text
+            .lines()
+            .find(|l| l.starts_with("Nodes searched: "))
+            .expect("Nodes searched line")
+            .to_string();
         assert!(text.lines().any(|l| l.starts_with("Nodes/second: ")));
         nodes
     };
@@ -323,13 +407,31 @@ fn bench_is_deterministic() {
 
 #[test]
 fn eval_and_analyze_subcommands() {
-    let out = Command::new(env!("CARGO_BIN_EXE_estuary")).args(["eval", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_estuary"))
+        .args(["eval", "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1"])
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    for term in ["Material", "Piece-square", "Mobility", "Passed pawns", "Pawn structure", "King safety", "Pieces", "Tempo", "Final evaluation"] {
+    for term in [
+        "Material",
+        "Piece-square",
+        "Mobility",
+        "Passed pawns",
+        "Pawn structure",
+        "King safety",
+        "Pieces",
+        "Tempo",
+        "Final evaluation",
+    ] {
         assert!(text.contains(term), "{term} missing:\n{text}");
     }
     let out = Command::new(env!("CARGO_BIN_EXE_estuary"))
-        .args(["analyze", "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "--depth", "4"])
+        .args([
+            "analyze",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "--depth",
+            "4",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -348,12 +450,20 @@ fn play_takes_san_and_uci_moves_and_saves_pgn() {
         .spawn()
         .unwrap();
     let script = format!("e4\nbogus\nd2d4\nundo\nNf3\nsave {}\nquit\n", pgn.display());
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Estuary plays"), "{text}");
     assert!(text.contains("not a legal move"), "{text}");
     let saved = std::fs::read_to_string(&pgn).unwrap();
-    assert!(saved.contains("1. e4 ") && saved.contains("[Result \"*\"]"), "{saved}");
+    assert!(
+        saved.contains("1. e4 ") && saved.contains("[Result \"*\"]"),
+        "{saved}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

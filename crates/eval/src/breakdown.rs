@@ -33,7 +33,8 @@ impl Breakdown {
     pub fn of(b: &Board) -> Breakdown {
         let mut t = PerSide(vec![[0; 2]; NUM_PARAMS]);
         let score = evaluate_with(b, &WEIGHTS, &mut t);
-        let mut terms: Vec<(Term, [(i32, i32); 2])> = Term::ALL.iter().map(|&t| (t, [(0, 0); 2])).collect();
+        let mut terms: Vec<(Term, [(i32, i32); 2])> =
+            Term::ALL.iter().map(|&t| (t, [(0, 0); 2])).collect();
         let (mut mg, mut eg) = (0, 0);
         for (idx, n) in t.0.iter().enumerate() {
             let term = Term::of(idx);
@@ -50,16 +51,31 @@ impl Breakdown {
         let ph = phase(b);
         let scale = endgame_scale(b, eg);
         let white_score = taper(mg, eg * scale / 64, ph);
-        Breakdown { terms, phase: ph, scale, white_score, score }
+        Breakdown {
+            terms,
+            phase: ph,
+            scale,
+            white_score,
+            score,
+        }
     }
 }
 
 impl fmt::Display for Breakdown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let cp = |v: i32| format!("{:7.2}", v as f64 / 100.0);
-        writeln!(f, "      Term      |    White     |    Black     |    Total")?;
-        writeln!(f, "                |   MG     EG  |   MG     EG  |   MG     EG")?;
-        writeln!(f, "----------------+--------------+--------------+-------------")?;
+        writeln!(
+            f,
+            "      Term      |    White     |    Black     |    Total"
+        )?;
+        writeln!(
+            f,
+            "                |   MG     EG  |   MG     EG  |   MG     EG"
+        )?;
+        writeln!(
+            f,
+            "----------------+--------------+--------------+-------------"
+        )?;
         for (term, s) in &self.terms {
             let (w, b) = (s[0], s[1]);
             writeln!(
@@ -74,8 +90,20 @@ impl fmt::Display for Breakdown {
                 cp(w.1 - b.1)
             )?;
         }
-        writeln!(f, "----------------+--------------+--------------+-------------")?;
-        writeln!(f, "Phase {}/{} (middlegame weight), endgame scale {}/64", self.phase, PHASE_MAX, self.scale)?;
-        writeln!(f, "Final evaluation: {:+.2} (White's view), {:+.2} (side to move)", self.white_score as f64 / 100.0, self.score as f64 / 100.0)
+        writeln!(
+            f,
+            "----------------+--------------+--------------+-------------"
+        )?;
+        writeln!(
+            f,
+            "Phase {}/{} (middlegame weight), endgame scale {}/64",
+            self.phase, PHASE_MAX, self.scale
+        )?;
+        writeln!(
+            f,
+            "Final evaluation: {:+.2} (White's view), {:+.2} (side to move)",
+            self.white_score as f64 / 100.0,
+            self.score as f64 / 100.0
+        )
     }
 }

@@ -169,8 +169,8 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
             }
         }
     }
-    for f in 0..8 {
-        let n = (our_pawns & FILES[f]).count() as i32;
+    for file in FILES {
+        let n = (our_pawns & file).count() as i32;
         if n > 1 {
             acc.add(DOUBLED, c, n - 1);
         }
@@ -179,7 +179,12 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
     // Pieces.
     let mut attackers = 0;
     let mut units = [0i32; 4];
-    for kind in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
+    for kind in [
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ] {
         let k = kind.index();
         let mob_base = [0, MOB_KNIGHT, MOB_BISHOP, MOB_ROOK, MOB_QUEEN][k];
         for sq in b.pieces(c, kind) {
@@ -228,7 +233,8 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
         let edge = f.min(7 - f) as usize;
         let ahead = FILES[f as usize] & FORWARD_RANKS[ci][ksq.rank() as usize];
         let nearest = |p: Bitboard| -> Option<i32> {
-            p.map(|s| s.relative(c).rank() as i32 - krel.rank() as i32).min()
+            p.map(|s| s.relative(c).rank() as i32 - krel.rank() as i32)
+                .min()
         };
         let shield = match nearest(ahead & our_pawns) {
             Some(1) => 0,
@@ -257,7 +263,17 @@ mod tests {
         let board: Vec<String> = parts[0]
             .split('/')
             .rev()
-            .map(|r| r.chars().map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() }).collect())
+            .map(|r| {
+                r.chars()
+                    .map(|ch| {
+                        if ch.is_ascii_uppercase() {
+                            ch.to_ascii_lowercase()
+                        } else {
+                            ch.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
             .collect();
         let stm = if parts[1] == "w" { "b" } else { "w" };
         let castle: String = if parts[2] == "-" {
@@ -265,7 +281,13 @@ mod tests {
         } else {
             let mut v: Vec<char> = parts[2]
                 .chars()
-                .map(|ch| if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() })
+                .map(|ch| {
+                    if ch.is_ascii_uppercase() {
+                        ch.to_ascii_lowercase()
+                    } else {
+                        ch.to_ascii_uppercase()
+                    }
+                })
                 .collect();
             v.sort_by_key(|ch| (ch.is_ascii_lowercase(), "KQkq".find(*ch).unwrap_or(9)));
             v.into_iter().collect()
@@ -277,7 +299,15 @@ mod tests {
             let r = if &parts[3][1..] == "3" { "6" } else { "3" };
             format!("{f}{r}")
         };
-        format!("{} {} {} {} {} {}", board.join("/"), stm, castle, ep, parts[4], parts[5])
+        format!(
+            "{} {} {} {} {} {}",
+            board.join("/"),
+            stm,
+            castle,
+            ep,
+            parts[4],
+            parts[5]
+        )
     }
 
     const FENS: [&str; 8] = [
@@ -305,7 +335,8 @@ mod tests {
     fn startpos_is_near_level_and_material_counts() {
         let s = evaluate(&Board::startpos());
         assert!(s.abs() < 40, "startpos {s}");
-        let up_queen = Board::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let up_queen =
+            Board::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         assert!(evaluate(&up_queen) > 600);
     }
 
@@ -328,7 +359,11 @@ mod tests {
             }
             let eg = eg * endgame_scale(&b, eg) / 64;
             let white = taper(mg, eg, phase(&b));
-            let stm = if b.side_to_move() == Color::White { white } else { -white };
+            let stm = if b.side_to_move() == Color::White {
+                white
+            } else {
+                -white
+            };
             assert_eq!(score, stm, "{fen}");
         }
     }

@@ -129,8 +129,14 @@ pub fn param_name(idx: usize) -> String {
         DOUBLED => "doubled".into(),
         ISOLATED => "isolated".into(),
         BACKWARD => "backward".into(),
-        i if i < STORM => format!("shield edge {} bucket {}", (i - SHIELD) / 4, (i - SHIELD) % 4),
-        i if i < KING_ATTACK => format!("storm edge {} bucket {}", (i - STORM) / 4, (i - STORM) % 4),
+        i if i < STORM => format!(
+            "shield edge {} bucket {}",
+            (i - SHIELD) / 4,
+            (i - SHIELD) % 4
+        ),
+        i if i < KING_ATTACK => {
+            format!("storm edge {} bucket {}", (i - STORM) / 4, (i - STORM) % 4)
+        }
         i if i < BISHOP_PAIR => format!("king attack {}", KINDS[i - KING_ATTACK + 1]),
         BISHOP_PAIR => "bishop pair".into(),
         ROOK_OPEN => "rook open file".into(),
@@ -143,7 +149,14 @@ pub fn param_name(idx: usize) -> String {
 /// Hand-set starting weights (the tuner's starting point): simple shapes, not copied tables.
 pub fn start_weights() -> Vec<S> {
     let mut w = vec![S::default(); NUM_PARAMS];
-    let mat = [S(90, 110), S(320, 300), S(330, 320), S(470, 540), S(950, 1000), S(0, 0)];
+    let mat = [
+        S(90, 110),
+        S(320, 300),
+        S(330, 320),
+        S(470, 540),
+        S(950, 1000),
+        S(0, 0),
+    ];
     w[MATERIAL..MATERIAL + 6].copy_from_slice(&mat);
     for sq in 0..64usize {
         let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
@@ -152,11 +165,22 @@ pub fn start_weights() -> Vec<S> {
         let pawn = if r == 0 || r == 7 {
             S(0, 0)
         } else {
-            S((r - 1) * 5 + if center_file && (2..=4).contains(&r) { 10 } else { 0 }, (r - 1) * 10)
+            S(
+                (r - 1) * 5
+                    + if center_file && (2..=4).contains(&r) {
+                        10
+                    } else {
+                        0
+                    },
+                (r - 1) * 10,
+            )
         };
         let knight = S(20 - cd * 8, 15 - cd * 6);
         let bishop = S(10 - cd * 4, 10 - cd * 4);
-        let rook = S(if r == 6 { 10 } else { 0 } + if center_file { 5 } else { 0 }, 0);
+        let rook = S(
+            if r == 6 { 10 } else { 0 } + if center_file { 5 } else { 0 },
+            0,
+        );
         let queen = S(-cd * 2, 10 - cd * 4);
         let king_mg = if r == 0 {
             [10, 20, 10, 0, 0, 0, 20, 10][f as usize]
@@ -164,7 +188,10 @@ pub fn start_weights() -> Vec<S> {
             -20 * r
         };
         let king = S(king_mg, 30 - cd * 10);
-        for (k, v) in [pawn, knight, bishop, rook, queen, king].into_iter().enumerate() {
+        for (k, v) in [pawn, knight, bishop, rook, queen, king]
+            .into_iter()
+            .enumerate()
+        {
             w[PSQT + k * 64 + sq] = v;
         }
     }

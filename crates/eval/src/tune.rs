@@ -4,7 +4,7 @@
 //! The evaluation is linear in its weights, so each position is traced once into a sparse list
 //! of feature counts; the optimiser (Adam on the full batch) then never calls the evaluation.
 
-use crate::params::{S, NUM_PARAMS};
+use crate::params::{NUM_PARAMS, S};
 use crate::{endgame_scale, evaluate_with, phase, Trace, PHASE_MAX};
 use chess::{Board, Color};
 
@@ -34,9 +34,22 @@ impl Sample {
     pub fn new(b: &Board, result: f64, w: &[S]) -> Sample {
         let mut t = Dense(vec![0; NUM_PARAMS]);
         evaluate_with(b, w, &mut t);
-        let features = t.0.iter().enumerate().filter(|(_, &n)| n != 0).map(|(i, &n)| (i as u16, n as i16)).collect::<Vec<_>>();
-        let eg: i32 = features.iter().map(|&(i, n)| w[i as usize].1 * n as i32).sum();
-        Sample { features, phase: phase(b), scale: endgame_scale(b, eg), result }
+        let features =
+            t.0.iter()
+                .enumerate()
+                .filter(|(_, &n)| n != 0)
+                .map(|(i, &n)| (i as u16, n as i16))
+                .collect::<Vec<_>>();
+        let eg: i32 = features
+            .iter()
+            .map(|&(i, n)| w[i as usize].1 * n as i32)
+            .sum();
+        Sample {
+            features,
+            phase: phase(b),
+            scale: endgame_scale(b, eg),
+            result,
+        }
     }
 
     /// White-side evaluation under real-valued weights.
@@ -57,7 +70,10 @@ fn sigmoid(k: f64, e: f64) -> f64 {
 
 /// Mean squared error of `w` on `data` with scaling constant `k`.
 pub fn error(data: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
-    data.iter().map(|s| (s.result - sigmoid(k, s.eval(w))).powi(2)).sum::<f64>() / data.len().max(1) as f64
+    data.iter()
+        .map(|s| (s.result - sigmoid(k, s.eval(w))).powi(2))
+        .sum::<f64>()
+        / data.len().max(1) as f64
 }
 
 fn to_real(w: &[S]) -> Vec<[f64; 2]> {
@@ -83,7 +99,14 @@ pub fn fit_k(data: &[Sample], w: &[S]) -> f64 {
 
 /// Runs `epochs` full-batch Adam steps from `start`; `frozen` indices keep their value.
 /// Calls `report(epoch, error)` every 50 epochs. Returns the rounded weights.
-pub fn tune(data: &[Sample], start: &[S], k: f64, epochs: usize, frozen: &[usize], mut report: impl FnMut(usize, f64)) -> Vec<S> {
+pub fn tune(
+    data: &[Sample],
+    start: &[S],
+    k: f64,
+    epochs: usize,
+    frozen: &[usize],
+    mut report: impl FnMut(usize, f64),
+) -> Vec<S> {
     let mut w = to_real(start);
     let n = w.len();
     let (mut m, mut v) = (vec![[0.0f64; 2]; n], vec![[0.0f64; 2]; n]);
@@ -121,7 +144,9 @@ pub fn tune(data: &[Sample], start: &[S], k: f64, epochs: usize, frozen: &[usize
             report(epoch, error(data, &w, k));
         }
     }
-    w.iter().map(|x| S(x[0].round() as i32, x[1].round() as i32)).collect()
+    w.iter()
+        .map(|x| S(x[0].round() as i32, x[1].round() as i32))
+        .collect()
 }
 
 #[cfg(test)]
@@ -132,12 +157,24 @@ mod tests {
     fn tuning_lowers_the_error_on_a_tiny_set() {
         let start = crate::params::start_weights();
         let fens = [
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.5),
-            ("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1.0),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", 0.0),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                0.5,
+            ),
+            (
+                "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                1.0,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+                0.0,
+            ),
             ("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", 0.5),
         ];
-        let data: Vec<Sample> = fens.iter().map(|(f, r)| Sample::new(&Board::from_fen(f).unwrap(), *r, &start)).collect();
+        let data: Vec<Sample> = fens
+            .iter()
+            .map(|(f, r)| Sample::new(&Board::from_fen(f).unwrap(), *r, &start))
+            .collect();
         let k = 1.0;
         let before = error(&data, &to_real(&start), k);
         let tuned = tune(&data, &start, k, 100, &[], |_, _| {});

@@ -1,7 +1,7 @@
 //! Evaluation weights (middlegame, endgame) in the layout of `params.rs`.
 //! Hand-set starting values (params::start_weights), not yet tuned.
 
-use crate::params::{S, NUM_PARAMS};
+use crate::params::{NUM_PARAMS, S};
 
 /// The weights the engine plays with.
 #[rustfmt::skip]

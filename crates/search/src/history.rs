@@ -62,14 +62,32 @@ impl History {
 
     /// Combined quiet score: butterfly plus one- and two-ply continuation.
     #[inline(always)]
-    pub fn quiet_score(&self, side: Color, m: Move, pt: PieceTo, prev1: PieceTo, prev2: PieceTo) -> i32 {
+    pub fn quiet_score(
+        &self,
+        side: Color,
+        m: Move,
+        pt: PieceTo,
+        prev1: PieceTo,
+        prev2: PieceTo,
+    ) -> i32 {
         self.butterfly(side, m) + self.cont(prev1, pt) + self.cont(prev2, pt)
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move.
     #[inline]
-    pub fn update_quiet(&mut self, side: Color, m: Move, pt: PieceTo, prev1: PieceTo, prev2: PieceTo, bonus: i32) {
-        gravity(&mut self.butterfly[side.index()][m.from().index()][m.to().index()], bonus);
+    pub fn update_quiet(
+        &mut self,
+        side: Color,
+        m: Move,
+        pt: PieceTo,
+        prev1: PieceTo,
+        prev2: PieceTo,
+        bonus: i32,
+    ) {
+        gravity(
+            &mut self.butterfly[side.index()][m.from().index()][m.to().index()],
+            bonus,
+        );
         if prev1 != NO_PIECE_TO {
             gravity(&mut self.cont[prev1 * NO_PIECE_TO + pt], bonus);
         }

@@ -34,17 +34,26 @@ pub struct Limits {
 impl Limits {
     /// A fixed-depth search.
     pub fn depth(d: i32) -> Limits {
-        Limits { depth: Some(d), ..Limits::default() }
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
     }
 
     /// A fixed-time search.
     pub fn movetime(ms: i64) -> Limits {
-        Limits { movetime: Some(ms), ..Limits::default() }
+        Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        }
     }
 
     /// A fixed-node search.
     pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Limits::default() }
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
     }
 
     /// True when a clock or a move time bounds the search.
@@ -68,13 +77,18 @@ impl TimeBudget {
     pub fn plan(limits: &Limits, us: Color, overhead: u64) -> TimeBudget {
         if let Some(mt) = limits.movetime {
             let t = (mt.max(0) as u64).saturating_sub(overhead).max(1);
-            return TimeBudget { soft: Some(t), hard: Some(t) };
+            return TimeBudget {
+                soft: Some(t),
+                hard: Some(t),
+            };
         }
         let (time, inc) = match us {
             Color::White => (limits.wtime, limits.winc),
             Color::Black => (limits.btime, limits.binc),
         };
-        let Some(time) = time else { return TimeBudget::default() };
+        let Some(time) = time else {
+            return TimeBudget::default();
+        };
         let time = time.max(0) as u64;
         let inc = inc.unwrap_or(0).max(0) as u64;
         let avail = time.saturating_sub(overhead).max(1);
@@ -82,7 +96,10 @@ impl TimeBudget {
         let base = avail / mtg + inc * 3 / 4;
         let soft = base.min(avail * 6 / 10).max(1);
         let hard = (base * 3).min(avail * 8 / 10).max(soft);
-        TimeBudget { soft: Some(soft), hard: Some(hard) }
+        TimeBudget {
+            soft: Some(soft),
+            hard: Some(hard),
+        }
     }
 }
 
@@ -92,20 +109,34 @@ mod tests {
 
     #[test]
     fn plans_are_within_the_clock() {
-        let l = Limits { wtime: Some(1000), winc: Some(10), ..Limits::default() };
+        let l = Limits {
+            wtime: Some(1000),
+            winc: Some(10),
+            ..Limits::default()
+        };
         let t = TimeBudget::plan(&l, Color::White, 20);
         assert!(t.soft.unwrap() < t.hard.unwrap() && t.hard.unwrap() < 980);
         // Zero and negative clocks still give a positive, tiny budget.
         for c in [0, -500] {
-            let l = Limits { btime: Some(c), ..Limits::default() };
+            let l = Limits {
+                btime: Some(c),
+                ..Limits::default()
+            };
             let t = TimeBudget::plan(&l, Color::Black, 20);
             assert_eq!(t.hard, Some(1));
         }
         // movestogo 1 may use most, not all, of the clock.
-        let l = Limits { wtime: Some(5000), movestogo: Some(1), ..Limits::default() };
+        let l = Limits {
+            wtime: Some(5000),
+            movestogo: Some(1),
+            ..Limits::default()
+        };
         let t = TimeBudget::plan(&l, Color::White, 100);
         assert!(t.hard.unwrap() <= 4900 * 8 / 10 && t.soft.unwrap() >= 2000);
         // Move Overhead comes off a fixed move time.
-        assert_eq!(TimeBudget::plan(&Limits::movetime(1000), Color::White, 50).hard, Some(950));
+        assert_eq!(
+            TimeBudget::plan(&Limits::movetime(1000), Color::White, 50).hard,
+            Some(950)
+        );
     }
 }

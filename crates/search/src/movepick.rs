@@ -55,7 +55,11 @@ pub struct MovePicker {
 pub fn piece_to(b: &Board, m: Move) -> PieceTo {
     let p = b.piece_on(m.from()).map_or(0, |p| p.index());
     let to = if m.is_castle() {
-        let kf = if m.to().index() > m.from().index() { 6 } else { 2 };
+        let kf = if m.to().index() > m.from().index() {
+            6
+        } else {
+            2
+        };
         chess::Square::from_coords(kf, m.from().rank()).index()
     } else {
         m.to().index()
@@ -72,14 +76,27 @@ fn mvv_lva(b: &Board, m: Move) -> i32 {
 impl MovePicker {
     /// Picker for a full-width node.
     pub fn new(tt_move: Move, in_check: bool, quiet: QuietContext) -> MovePicker {
-        let stage = if in_check { Stage::EvasionTt } else { Stage::TtMove };
+        let stage = if in_check {
+            Stage::EvasionTt
+        } else {
+            Stage::TtMove
+        };
         Self::with_stage(stage, tt_move, quiet)
     }
 
     /// Picker for quiescence: captures (and queen promotions), or every evasion in check.
     pub fn qsearch(tt_move: Move, in_check: bool) -> MovePicker {
-        let q = QuietContext { killers: [Move::NULL; 2], counter: Move::NULL, prev1: crate::history::NO_PIECE_TO, prev2: crate::history::NO_PIECE_TO };
-        let stage = if in_check { Stage::EvasionTt } else { Stage::QsGen };
+        let q = QuietContext {
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            prev1: crate::history::NO_PIECE_TO,
+            prev2: crate::history::NO_PIECE_TO,
+        };
+        let stage = if in_check {
+            Stage::EvasionTt
+        } else {
+            Stage::QsGen
+        };
         let mut p = Self::with_stage(stage, tt_move, q);
         if !in_check {
             p.tt_move = Move::NULL;
@@ -134,7 +151,11 @@ impl MovePicker {
         loop {
             match self.stage {
                 Stage::TtMove | Stage::EvasionTt => {
-                    self.stage = if self.stage == Stage::TtMove { Stage::GenCaptures } else { Stage::GenEvasions };
+                    self.stage = if self.stage == Stage::TtMove {
+                        Stage::GenCaptures
+                    } else {
+                        Stage::GenEvasions
+                    };
                     // The host mirror checks a TT move (it may come from a hash collision).
                     if self.tt_move != Move::NULL && dev.position().is_legal(self.tt_move) {
                         return Some(self.tt_move);
@@ -144,7 +165,11 @@ impl MovePicker {
                 Stage::GenCaptures | Stage::QsGen => {
                     dev.generate(GenMode::Captures, &mut self.list);
                     self.score_captures(dev.position());
-                    self.stage = if self.stage == Stage::GenCaptures { Stage::GoodCaptures } else { Stage::QsCaptures };
+                    self.stage = if self.stage == Stage::GenCaptures {
+                        Stage::GoodCaptures
+                    } else {
+                        Stage::QsCaptures
+                    };
                 }
                 Stage::GoodCaptures => match self.pick_best() {
                     Some(m) if m == self.tt_move => continue,

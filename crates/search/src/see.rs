@@ -18,7 +18,9 @@ pub fn capture_gain(b: &Board, m: Move) -> i32 {
     } else {
         b.kind_on(m.to()).map_or(0, |k| SEE_VALUE[k.index()])
     };
-    victim + m.promotion().map_or(0, |k| SEE_VALUE[k.index()] - SEE_VALUE[0])
+    victim
+        + m.promotion()
+            .map_or(0, |k| SEE_VALUE[k.index()] - SEE_VALUE[0])
 }
 
 /// True when `m`'s exchange on its target square nets at least `threshold` for the mover.
@@ -58,7 +60,13 @@ pub fn see_ge(b: &Board, m: Move, threshold: i32) -> bool {
         }
         res = !res;
         let mut kind = PieceKind::King;
-        for k in [PieceKind::Pawn, PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
+        for k in [
+            PieceKind::Pawn,
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Queen,
+        ] {
             if (mine & b.kind(k)).any() {
                 kind = k;
                 break;
@@ -66,7 +74,11 @@ pub fn see_ge(b: &Board, m: Move, threshold: i32) -> bool {
         }
         if kind == PieceKind::King {
             // The king may only recapture when the other side has nothing left to take back.
-            return if (attackers & !b.color(stm)).any() { !res } else { res };
+            return if (attackers & !b.color(stm)).any() {
+                !res
+            } else {
+                res
+            };
         }
         swap = SEE_VALUE[kind.index()] - swap;
         if swap < res as i32 {

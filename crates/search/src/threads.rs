@@ -119,7 +119,8 @@ impl Shared {
     }
 
     fn restart_clock(&self) {
-        self.start_ms.store(self.epoch.elapsed().as_millis() as u64, Relaxed);
+        self.start_ms
+            .store(self.epoch.elapsed().as_millis() as u64, Relaxed);
     }
 
     /// Nodes searched by all threads in the current search.
@@ -162,7 +163,9 @@ pub struct ThreadPool {
 
 /// Picks the move most threads back, weighting each by depth and score (Lazy SMP's vote).
 pub fn vote(results: &[ThreadResult]) -> usize {
-    let valid: Vec<usize> = (0..results.len()).filter(|&i| results[i].best != Move::NULL && results[i].depth > 0).collect();
+    let valid: Vec<usize> = (0..results.len())
+        .filter(|&i| results[i].best != Move::NULL && results[i].depth > 0)
+        .collect();
     if valid.is_empty() {
         return 0;
     }
@@ -171,7 +174,11 @@ pub fn vote(results: &[ThreadResult]) -> usize {
     let mut best = valid[0];
     let mut best_votes = i64::MIN;
     for &i in &valid {
-        let votes: i64 = valid.iter().filter(|&&j| results[j].best == results[i].best).map(|&j| weight(j)).sum();
+        let votes: i64 = valid
+            .iter()
+            .filter(|&&j| results[j].best == results[i].best)
+            .map(|&j| weight(j))
+            .sum();
         if votes > best_votes || (votes == best_votes && results[i].depth > results[best].depth) {
             best_votes = votes;
             best = i;
@@ -198,7 +205,13 @@ impl ThreadPool {
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
         });
         let sync = Arc::new(Sync2 {
-            control: Mutex::new(Control { task: Task::Idle, serial: 0, running: 0, quit: false, results: vec![ThreadResult::default(); threads] }),
+            control: Mutex::new(Control {
+                task: Task::Idle,
+                serial: 0,
+                running: 0,
+                quit: false,
+                results: vec![ThreadResult::default(); threads],
+            }),
             wake: Condvar::new(),
             done: Condvar::new(),
         });
@@ -206,7 +219,13 @@ impl ThreadPool {
         let last_nodes = Arc::new(AtomicU64::new(0));
         let handles = (0..threads)
             .map(|id| {
-                let (shared, sync, factory, tt, last_nodes) = (shared.clone(), sync.clone(), factory.clone(), tt.clone(), last_nodes.clone());
+                let (shared, sync, factory, tt, last_nodes) = (
+                    shared.clone(),
+                    sync.clone(),
+                    factory.clone(),
+                    tt.clone(),
+                    last_nodes.clone(),
+                );
                 std::thread::Builder::new()
                     .name(format!("search-{id}"))
                     .stack_size(32 << 20)
@@ -218,7 +237,13 @@ impl ThreadPool {
                     .expect("spawning a search thread")
             })
             .collect();
-        ThreadPool { shared, sync, handles, tt, last_nodes }
+        ThreadPool {
+            shared,
+            sync,
+            handles,
+            tt,
+            last_nodes,
+        }
     }
 
     /// Number of threads.
@@ -238,7 +263,11 @@ impl ThreadPool {
 
     /// True while a task runs.
     pub fn is_searching(&self) -> bool {
-        self.sync.control.lock().map(|c| c.running > 0).unwrap_or(false)
+        self.sync
+            .control
+            .lock()
+            .map(|c| c.running > 0)
+            .unwrap_or(false)
     }
 
     /// Blocks until no task runs.
@@ -305,7 +334,13 @@ impl ThreadPool {
     }
 }
 
-fn thread_loop<D: MoveGenDevice>(worker: &mut Worker<D>, shared: &Shared, sync: &Sync2, threads: usize, last_nodes: &AtomicU64) {
+fn thread_loop<D: MoveGenDevice>(
+    worker: &mut Worker<D>,
+    shared: &Shared,
+    sync: &Sync2,
+    threads: usize,
+    last_nodes: &AtomicU64,
+) {
     let mut seen = 0u64;
     loop {
         let task = {
@@ -328,7 +363,9 @@ fn thread_loop<D: MoveGenDevice>(worker: &mut Worker<D>, shared: &Shared, sync: 
                 let result = worker.run(&job);
                 if worker.id == 0 {
                     // Hold the answer while pondering or in an infinite search until told.
-                    while !shared.stop.load(Relaxed) && (shared.ponder.load(Relaxed) || job.limits.infinite) {
+                    while !shared.stop.load(Relaxed)
+                        && (shared.ponder.load(Relaxed) || job.limits.infinite)
+                    {
                         std::thread::sleep(Duration::from_millis(1));
                     }
                     shared.stop.store(true, Relaxed);
@@ -342,7 +379,15 @@ fn thread_loop<D: MoveGenDevice>(worker: &mut Worker<D>, shared: &Shared, sync: 
                     let r = if r.best == result.best { result } else { r };
                     last_nodes.store(shared.total_nodes(), Relaxed);
                     drop(c);
-                    (job.listener)(&worker.root(), Event::BestMove { best: r.best, ponder: r.ponder, score: r.score, depth: r.depth });
+                    (job.listener)(
+                        &worker.root(),
+                        Event::BestMove {
+                            best: r.best,
+                            ponder: r.ponder,
+                            score: r.score,
+                            depth: r.depth,
+                        },
+                    );
                     let mut c = sync.control.lock().expect("pool lock");
                     c.running -= 1;
                     sync.done.notify_all();

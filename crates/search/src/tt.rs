@@ -81,8 +81,14 @@ impl Tt {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Tt {
         let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = (0..n).map(|_| Bucket::default()).collect::<Vec<_>>().into_boxed_slice();
-        Tt { buckets, generation: AtomicU8::new(0) }
+        let buckets = (0..n)
+            .map(|_| Bucket::default())
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        Tt {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
     }
 
     /// Size in megabytes.
@@ -103,7 +109,8 @@ impl Tt {
 
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
-        self.generation.store(self.generation.load(Relaxed).wrapping_add(1) & 63, Relaxed);
+        self.generation
+            .store(self.generation.load(Relaxed).wrapping_add(1) & 63, Relaxed);
     }
 
     #[inline(always)]
@@ -202,7 +209,10 @@ mod tests {
         let m = Move::from_raw(0x1234);
         tt.store(0xdead_beef_0000_0001, m, -250, 17, 9, Bound::Lower);
         let h = tt.probe(0xdead_beef_0000_0001).expect("hit");
-        assert_eq!((h.mv, h.score, h.eval, h.depth, h.bound), (m, -250, 17, 9, Bound::Lower));
+        assert_eq!(
+            (h.mv, h.score, h.eval, h.depth, h.bound),
+            (m, -250, 17, 9, Bound::Lower)
+        );
         assert!(tt.probe(0xdead_beef_0000_0002).is_none());
         tt.store(0x77, Move::NULL, 5, 0, -1, Bound::Exact);
         assert_eq!(tt.probe(0x77).unwrap().depth, -1);

@@ -52,7 +52,12 @@ struct Frame {
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame { eval: 0, mv: Move::NULL, pt: NO_PIECE_TO, killers: [Move::NULL; 2] }
+        Frame {
+            eval: 0,
+            mv: Move::NULL,
+            pt: NO_PIECE_TO,
+            killers: [Move::NULL; 2],
+        }
     }
 }
 
@@ -141,7 +146,11 @@ impl<D: MoveGenDevice> Worker<D> {
             self.dev.make(m);
         }
         self.root_board = **self.dev.position();
-        self.budget = TimeBudget::plan(&job.limits, self.root_board.side_to_move(), job.move_overhead);
+        self.budget = TimeBudget::plan(
+            &job.limits,
+            self.root_board.side_to_move(),
+            job.move_overhead,
+        );
         self.nodes = 0;
         self.publish_nodes();
         self.stopped = false;
@@ -153,7 +162,13 @@ impl<D: MoveGenDevice> Worker<D> {
         self.root_moves.clear();
         for &m in list.iter() {
             if job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(&m) {
-                self.root_moves.push(RootMove { mv: m, score: -INF, prev_score: -INF, pv: vec![m], seldepth: 0 });
+                self.root_moves.push(RootMove {
+                    mv: m,
+                    score: -INF,
+                    prev_score: -INF,
+                    pv: vec![m],
+                    seldepth: 0,
+                });
             }
         }
         if self.root_moves.is_empty() {
@@ -173,7 +188,12 @@ impl<D: MoveGenDevice> Worker<D> {
                 };
                 (job.listener)(&self.root_board, Event::Info(info));
             }
-            return ThreadResult { best: Move::NULL, ponder: Move::NULL, score: -INF, depth: 0 };
+            return ThreadResult {
+                best: Move::NULL,
+                ponder: Move::NULL,
+                score: -INF,
+                depth: 0,
+            };
         }
         self.iterate(job)
     }
@@ -184,11 +204,20 @@ impl<D: MoveGenDevice> Worker<D> {
 
     fn iterate(&mut self, job: &Job) -> ThreadResult {
         let multipv = job.multipv.clamp(1, self.root_moves.len());
-        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
         let mut completed = 0;
         let mut last_best = Move::NULL;
         let mut stable = 0;
-        let mut result = ThreadResult { best: self.root_moves[0].mv, ponder: Move::NULL, score: -INF, depth: 0 };
+        let mut result = ThreadResult {
+            best: self.root_moves[0].mv,
+            ponder: Move::NULL,
+            score: -INF,
+            depth: 0,
+        };
         let mut depth = 1;
         while depth <= max_depth {
             self.root_depth = depth;
@@ -207,7 +236,7 @@ impl<D: MoveGenDevice> Worker<D> {
                 };
                 loop {
                     let score = self.search_root(alpha, beta, depth);
-                    self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped {
                         break;
                     }
@@ -218,7 +247,10 @@ impl<D: MoveGenDevice> Worker<D> {
                     } else {
                         ScoreBound::Exact
                     };
-                    if bound != ScoreBound::Exact && self.is_main() && self.shared.elapsed_ms() > 3000 {
+                    if bound != ScoreBound::Exact
+                        && self.is_main()
+                        && self.shared.elapsed_ms() > 3000
+                    {
                         self.report(job, pv_idx, depth, bound);
                     }
                     match bound {
@@ -231,7 +263,7 @@ impl<D: MoveGenDevice> Worker<D> {
                     }
                     delta += delta / 2 + 5;
                 }
-                self.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -301,7 +333,11 @@ impl<D: MoveGenDevice> Worker<D> {
 
     fn report(&self, job: &Job, i: usize, depth: i32, bound: ScoreBound) {
         let rm = &self.root_moves[i];
-        let (score, d) = if rm.score == -INF { (rm.prev_score, (depth - 1).max(1)) } else { (rm.score, depth) };
+        let (score, d) = if rm.score == -INF {
+            (rm.prev_score, (depth - 1).max(1))
+        } else {
+            (rm.score, depth)
+        };
         if score == -INF {
             return;
         }
@@ -332,10 +368,17 @@ impl<D: MoveGenDevice> Worker<D> {
             self.publish_nodes();
             if self.is_main() && self.root_depth > 1 {
                 let over_time = match self.budget.hard {
-                    Some(h) => !self.shared.ponder.load(Relaxed) && !self.limits.infinite && self.shared.elapsed_ms() >= h,
+                    Some(h) => {
+                        !self.shared.ponder.load(Relaxed)
+                            && !self.limits.infinite
+                            && self.shared.elapsed_ms() >= h
+                    }
                     None => false,
                 };
-                let over_nodes = self.limits.nodes.is_some_and(|n| self.shared.total_nodes() >= n);
+                let over_nodes = self
+                    .limits
+                    .nodes
+                    .is_some_and(|n| self.shared.total_nodes() >= n);
                 if over_time || over_nodes {
                     self.shared.stop.store(true, Relaxed);
                 }
@@ -364,7 +407,11 @@ impl<D: MoveGenDevice> Worker<D> {
 
     fn has_non_pawn_material(b: &Board) -> bool {
         let us = b.side_to_move();
-        (b.pieces(us, PieceKind::Knight) | b.pieces(us, PieceKind::Bishop) | b.pieces(us, PieceKind::Rook) | b.pieces(us, PieceKind::Queen)).any()
+        (b.pieces(us, PieceKind::Knight)
+            | b.pieces(us, PieceKind::Bishop)
+            | b.pieces(us, PieceKind::Rook)
+            | b.pieces(us, PieceKind::Queen))
+        .any()
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -395,7 +442,11 @@ impl<D: MoveGenDevice> Worker<D> {
                 score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
             } else {
                 let quiet = !m.is_tactical();
-                let r = if depth >= 3 && quiet && i >= first + 3 { (self.lmr[depth.min(63) as usize][i.min(63)] - 1).max(0) } else { 0 };
+                let r = if depth >= 3 && quiet && i >= first + 3 {
+                    (self.lmr[depth.min(63) as usize][i.min(63)] - 1).max(0)
+                } else {
+                    0
+                };
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
                 if score > alpha && r > 0 {
                     score = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, false);
@@ -435,7 +486,14 @@ impl<D: MoveGenDevice> Worker<D> {
         best
     }
 
-    fn search<const PV: bool>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut_node: bool) -> i32 {
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         let in_check = self.dev.in_check();
         if in_check {
             depth += 1; // check extension
@@ -452,7 +510,8 @@ impl<D: MoveGenDevice> Worker<D> {
         }
         {
             let pos = self.dev.position();
-            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition() {
+            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition()
+            {
                 return DRAW;
             }
         }
@@ -512,7 +571,13 @@ impl<D: MoveGenDevice> Worker<D> {
                 return eval;
             }
             // Null move, guarded against zugzwang by requiring non-pawn material.
-            if depth >= 3 && eval >= beta && static_eval >= beta - 20 && npm && self.stack[ply - 1 + OFS].mv != Move::NULL && beta > -MATE_BOUND {
+            if depth >= 3
+                && eval >= beta
+                && static_eval >= beta - 20
+                && npm
+                && self.stack[ply - 1 + OFS].mv != Move::NULL
+                && beta > -MATE_BOUND
+            {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let f = &mut self.stack[ply + OFS];
                 f.mv = Move::NULL;
@@ -555,7 +620,11 @@ impl<D: MoveGenDevice> Worker<D> {
             let quiet = !m.is_tactical();
             let gives_check = self.dev.position().gives_check(m);
             let pt = piece_to(self.dev.position(), m);
-            let hist_score = if quiet { self.hist.quiet_score(side, m, pt, prev1, prev2) } else { 0 };
+            let hist_score = if quiet {
+                self.hist.quiet_score(side, m, pt, prev1, prev2)
+            } else {
+                0
+            };
 
             if best > -MATE_BOUND && npm && legal > 1 {
                 if quiet && !gives_check {
@@ -602,7 +671,8 @@ impl<D: MoveGenDevice> Worker<D> {
                 }
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    score =
+                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if PV && score > alpha && score < beta {
                     score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
@@ -643,12 +713,28 @@ impl<D: MoveGenDevice> Worker<D> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, to_tt(best, ply), static_eval.clamp(-MATE, MATE), depth, bound);
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            static_eval.clamp(-MATE, MATE),
+            depth,
+            bound,
+        );
         best
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn reward_quiet(&mut self, m: Move, tried: &MoveList, depth: i32, ply: usize, side: chess::Color, prev1: PieceTo, prev2: PieceTo) {
+    fn reward_quiet(
+        &mut self,
+        m: Move,
+        tried: &MoveList,
+        depth: i32,
+        ply: usize,
+        side: chess::Color,
+        prev1: PieceTo,
+        prev2: PieceTo,
+    ) {
         let b = bonus(depth);
         let pos = self.dev.position();
         let pt = piece_to(pos, m);
@@ -675,7 +761,8 @@ impl<D: MoveGenDevice> Worker<D> {
         }
         {
             let pos = self.dev.position();
-            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition() {
+            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition()
+            {
                 return DRAW;
             }
         }
@@ -756,7 +843,14 @@ impl<D: MoveGenDevice> Worker<D> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, to_tt(best, ply), static_eval.clamp(-MATE, MATE), 0, bound);
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            static_eval.clamp(-MATE, MATE),
+            0,
+            bound,
+        );
         best
     }
 }

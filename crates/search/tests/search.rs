@@ -20,14 +20,24 @@ fn run(pool: &ThreadPool, fen: &str, limits: Limits) -> Outcome {
         let mut o = o.lock().unwrap();
         match ev {
             Event::Info(_) => o.infos += 1,
-            Event::BestMove { best, score, depth, .. } => {
+            Event::BestMove {
+                best, score, depth, ..
+            } => {
                 o.best = Some(best);
                 o.score = score;
                 o.depth = depth;
             }
         }
     });
-    let job = Job { start: Board::from_fen(fen).unwrap(), moves: vec![], limits, multipv: 1, move_overhead: 0, listener, tt: pool.tt().clone() };
+    let job = Job {
+        start: Board::from_fen(fen).unwrap(),
+        moves: vec![],
+        limits,
+        multipv: 1,
+        move_overhead: 0,
+        listener,
+        tt: pool.tt().clone(),
+    };
     pool.search_sync(job);
     let r = out.lock().unwrap().clone();
     r
@@ -35,8 +45,14 @@ fn run(pool: &ThreadPool, fen: &str, limits: Limits) -> Outcome {
 
 /// Mate-in-N positions; distances checked with Stockfish 15.1.
 const MATES: [(&str, i32); 6] = [
-    ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", 1),
-    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2),
+    (
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        1,
+    ),
+    (
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+        2,
+    ),
     ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
     ("k7/8/8/3K4/8/8/8/6R1 w - - 0 1", 3),
     ("8/8/k7/8/2K5/8/8/7Q w - - 0 1", 4),
@@ -60,7 +76,14 @@ fn finds_mates_in_one_to_five_with_exact_scores() {
 #[test]
 fn go_mate_stops_once_the_mate_is_proven() {
     let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
-    let o = run(&pool, MATES[4].0, Limits { mate: Some(4), ..Limits::default() });
+    let o = run(
+        &pool,
+        MATES[4].0,
+        Limits {
+            mate: Some(4),
+            ..Limits::default()
+        },
+    );
     assert_eq!(mate_moves(o.score), 4);
     assert!(o.depth < 40, "kept searching to depth {}", o.depth);
 }
@@ -68,7 +91,11 @@ fn go_mate_stops_once_the_mate_is_proven() {
 #[test]
 fn mated_and_stalemated_roots_return_the_null_move() {
     let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
-    let mated = run(&pool, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", Limits::depth(5));
+    let mated = run(
+        &pool,
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        Limits::depth(5),
+    );
     assert_eq!(mated.best, Some(Move::NULL));
     let stalemate = run(&pool, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Limits::depth(5));
     assert_eq!(stalemate.best, Some(Move::NULL));
@@ -88,13 +115,18 @@ fn sees_draws_by_material_and_avoids_stalemating() {
 
 #[test]
 fn fixed_depth_search_is_deterministic() {
-    let fens = ["r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", chess::STARTPOS];
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        chess::STARTPOS,
+    ];
     let nodes = |_: ()| {
         let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
-        fens.iter().map(|f| {
-            run(&pool, f, Limits::depth(8));
-            pool.last_nodes()
-        }).collect::<Vec<_>>()
+        fens.iter()
+            .map(|f| {
+                run(&pool, f, Limits::depth(8));
+                pool.last_nodes()
+            })
+            .collect::<Vec<_>>()
     };
     let a = nodes(());
     let b = nodes(());
@@ -113,7 +145,10 @@ fn node_limit_is_honoured() {
 #[test]
 fn lazy_smp_smoke() {
     let pool = ThreadPool::new(4, 32, device::SoftwareDevice::default);
-    for fen in [chess::STARTPOS, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"] {
+    for fen in [
+        chess::STARTPOS,
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    ] {
         let o = run(&pool, fen, Limits::depth(9));
         let b = Board::from_fen(fen).unwrap();
         assert!(b.is_legal(o.best.unwrap()), "{fen}");
@@ -145,7 +180,8 @@ impl device::MoveGenDevice for Counting {
         self.inner.unmake()
     }
     fn generate(&mut self, mode: chess::GenMode, out: &mut chess::MoveList) {
-        self.generates.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.generates
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.inner.generate(mode, out)
     }
     fn in_check(&self) -> bool {
@@ -163,7 +199,10 @@ impl device::MoveGenDevice for Counting {
 fn search_runs_on_any_device() {
     let count = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let c = count.clone();
-    let pool = ThreadPool::new(1, 16, move || Counting { inner: Default::default(), generates: c.clone() });
+    let pool = ThreadPool::new(1, 16, move || Counting {
+        inner: Default::default(),
+        generates: c.clone(),
+    });
     let o = run(&pool, MATES[0].0, Limits::depth(4));
     assert_eq!(mate_moves(o.score), 1);
     assert!(count.load(std::sync::atomic::Ordering::Relaxed) > 10);

@@ -4,7 +4,19 @@ use chess::Position;
 use search::Limits;
 
 const KEYWORDS: [&str; 13] = [
-    "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime", "infinite", "ponder", "searchmoves", "perft",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
 ];
 
 /// Reads `go` arguments; moves in `searchmoves` are checked against `pos`.
@@ -13,7 +25,9 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, String> {
     let toks: Vec<&str> = args.split_whitespace().collect();
     let mut i = 0;
     let int = |i: usize, name: &str| -> Result<i64, String> {
-        toks.get(i + 1).and_then(|t| t.parse::<i64>().ok()).ok_or_else(|| format!("go {name} needs a number"))
+        toks.get(i + 1)
+            .and_then(|t| t.parse::<i64>().ok())
+            .ok_or_else(|| format!("go {name} needs a number"))
     };
     while i < toks.len() {
         match toks[i] {
@@ -39,7 +53,9 @@ pub fn parse_go(args: &str, pos: &Position) -> Result<Limits, String> {
             "searchmoves" => {
                 i += 1;
                 while i < toks.len() && !KEYWORDS.contains(&toks[i]) {
-                    let m = pos.parse_uci_move(toks[i]).map_err(|e| format!("searchmoves: {e}"))?;
+                    let m = pos
+                        .parse_uci_move(toks[i])
+                        .map_err(|e| format!("searchmoves: {e}"))?;
                     l.searchmoves.push(m);
                     i += 1;
                 }
@@ -60,8 +76,14 @@ mod tests {
     fn parses_every_parameter() {
         let pos = Position::startpos();
         let l = parse_go("wtime -5 btime 0 winc 10 binc 20 movestogo 1 depth 7 nodes 1000 movetime 50 mate 3 infinite ponder searchmoves e2e4 d2d4", &pos).unwrap();
-        assert_eq!((l.wtime, l.btime, l.winc, l.binc, l.movestogo), (Some(-5), Some(0), Some(10), Some(20), Some(1)));
-        assert_eq!((l.depth, l.nodes, l.movetime, l.mate), (Some(7), Some(1000), Some(50), Some(3)));
+        assert_eq!(
+            (l.wtime, l.btime, l.winc, l.binc, l.movestogo),
+            (Some(-5), Some(0), Some(10), Some(20), Some(1))
+        );
+        assert_eq!(
+            (l.depth, l.nodes, l.movetime, l.mate),
+            (Some(7), Some(1000), Some(50), Some(3))
+        );
         assert!(l.infinite && l.ponder);
         assert_eq!(l.searchmoves.len(), 2);
         assert!(parse_go("depth x", &pos).is_err());

@@ -129,7 +129,13 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     /// True when no search runs. A search that is already stopping (it may have printed
     /// `bestmove` and be a moment from done) is waited for; a running one is left alone.
     fn settle(&self) -> bool {
-        if self.pool.is_searching() && self.pool.shared().stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if self.pool.is_searching()
+            && self
+                .pool
+                .shared()
+                .stop
+                .load(std::sync::atomic::Ordering::Relaxed)
+        {
             self.pool.wait();
         }
         !self.pool.is_searching()
@@ -165,13 +171,17 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     /// Handles one command line. Returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
         let line = line.trim();
-        let (cmd, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, r)| (c, r.trim()));
+        let (cmd, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(c, r)| (c, r.trim()));
         match cmd {
             "" => {}
             "uci" => {
                 self.say(&format!("id name {ENGINE_NAME}"));
                 self.say("id author the Estuary authors");
-                self.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"));
+                self.say(&format!(
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
+                ));
                 self.say("option name Threads type spin default 1 min 1 max 256");
                 self.say("option name Ponder type check default false");
                 self.say("option name MultiPV type spin default 1 min 1 max 256");
@@ -232,7 +242,9 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
         if needs_idle && !self.settle() {
             return self.error(&format!("cannot change {name} while searching"));
         }
-        let num = |lo: u64, hi: u64| -> Option<u64> { value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v)) };
+        let num = |lo: u64, hi: u64| -> Option<u64> {
+            value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v))
+        };
         let flag = || -> Option<bool> {
             match value.to_ascii_lowercase().as_str() {
                 "true" => Some(true),
@@ -289,10 +301,17 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
         } else if let Some(fen) = spec.strip_prefix("fen") {
             match Board::from_fen(fen.trim()) {
                 Ok(b) => b,
-                Err(e) => return self.error(&format!("bad FEN '{}': {e}; position unchanged", fen.trim())),
+                Err(e) => {
+                    return self.error(&format!(
+                        "bad FEN '{}': {e}; position unchanged",
+                        fen.trim()
+                    ))
+                }
             }
         } else {
-            return self.error(&format!("bad position command 'position {rest}'; position unchanged"));
+            return self.error(&format!(
+                "bad position command 'position {rest}'; position unchanged"
+            ));
         };
         let mut start = start;
         if self.chess960 {
@@ -306,7 +325,9 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                     parsed.push(m);
                     b.play(m);
                 }
-                Err(e) => return self.error(&format!("illegal move '{t}': {e}; position unchanged")),
+                Err(e) => {
+                    return self.error(&format!("illegal move '{t}': {e}; position unchanged"))
+                }
             }
         }
         self.start = start;
@@ -324,12 +345,16 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
         };
         if self.debug {
             let plan = search::TimeBudget::plan(&limits, pos.side_to_move(), self.move_overhead);
-            self.say(&format!("info string time plan soft {:?} hard {:?} ms", plan.soft, plan.hard));
+            self.say(&format!(
+                "info string time plan soft {:?} hard {:?} ms",
+                plan.soft, plan.hard
+            ));
         }
         // `go mate N` runs the alpha-beta search until it proves a mate in N; a proof-number
         // solver (crates/mate) can take over here once it speaks chess.
         let out = self.out.clone();
-        let listener: Listener = Arc::new(move |root: &Board, ev: Event| out(&format_event(root, &ev)));
+        let listener: Listener =
+            Arc::new(move |root: &Board, ev: Event| out(&format_event(root, &ev)));
         let job = Job {
             start: self.start,
             moves: self.moves.clone(),
