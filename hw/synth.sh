@@ -27,7 +27,8 @@ ecp5)
     ;;
 ice40)
     $YOSYS -q -l "$OUT/ice40_$TOP.log" -p "read_verilog -Irtl $SRC; synth_ice40 -top $TOP -json $OUT/ice40_$TOP.json; tee -o $OUT/ice40_$TOP.stat stat"
-    nextpnr-ice40 --up5k --package sg48 --json "$OUT/ice40_$TOP.json" --freq 48 --out-of-context \
+    # nextpnr-ice40 (Debian 0.4) has no out-of-context mode: the block's ports must fit the pins.
+    nextpnr-ice40 --hx8k --package ct256 --json "$OUT/ice40_$TOP.json" --freq 48 \
         -l "$OUT/ice40_$TOP.pnr.log" || true
     grep -E "Max frequency" "$OUT/ice40_$TOP.pnr.log" | tail -3
     ;;

@@ -139,7 +139,13 @@ fn walk(dev: &mut RtlDevice, depth: u32, tally: &mut Tally) -> u64 {
     n
 }
 
+/// ESTUARY_COSIM_FULL=1 runs every position of each file at depth 3 (minutes, by hand).
+fn full() -> bool {
+    std::env::var("ESTUARY_COSIM_FULL").is_ok_and(|v| v == "1")
+}
+
 fn run_suite(name: &str, text: &str, every: usize, max_depth: u32) {
+    let (every, max_depth) = if full() { (1, 3) } else { (every, max_depth) };
     let lines = chess::parse_perft_suite(text).expect("perft suite");
     let mut tally = Tally::default();
     let mut positions = 0;
