@@ -259,6 +259,16 @@ impl<G: MateGame> Solver<G> {
     /// What the table says about `g` at `ply`: (pn, dn, decided hand, len).
     pub(crate) fn probe(&self, g: &G, ply: u32) -> (u32, u32, G::Hand, u16) {
         let p = self.table.probe(self.table_key(g, ply), g.attacker_hand());
+        if let (Some(l), true) = (self.depth_limit, p.pn != 0 && p.dn != 0) {
+            // Fall back on the unlimited run's result where it decides the question.
+            let u = self.table.probe(g.board_key(), g.attacker_hand());
+            if u.dn == 0 {
+                return (INF, 0, u.hand, 0);
+            }
+            if u.pn == 0 && u32::from(u.len) <= l.saturating_sub(ply) {
+                return (0, INF, u.hand, u.len);
+            }
+        }
         (p.pn, p.dn, p.hand, p.len)
     }
 
@@ -301,6 +311,20 @@ impl<G: MateGame> Solver<G> {
             return (INF, 0, 0, known.hand, false);
         }
 
+        // Ply-limited runs read what the unlimited run decided: no mate at all, or a proof
+        // no longer than the plies left.
+        if let Some(r) = remaining {
+            let u = self.table.probe(g.board_key(), hand);
+            if u.dn == 0 {
+                self.table.store(key, u.hand, INF, 0, 0, 1);
+                return (INF, 0, 0, u.hand, false);
+            }
+            if u.pn == 0 && u32::from(u.len) <= r {
+                self.table.store(key, u.hand, 0, INF, u.len, 1);
+                return (0, INF, u.len, u.hand, false);
+            }
+        }
+
         // Depth limit: an attacker node with no ply left cannot mate.
         if or_node && remaining == Some(0) {
             self.table.store(key, hand, INF, 0, 0, 1);
@@ -336,25 +360,45 @@ impl<G: MateGame> Solver<G> {
         let mut kids = std::mem::take(&mut self.buffers[depth]);
         kids.clear();
         let mut futile_len = 0u16;
-        for &m in moves.iter() {
-            if !or_node && remaining.is_some() && self.skip_futile {
+        let mut futile: Vec<G::Move> = Vec::new();
+        if !or_node && remaining.is_some() && self.skip_futile {
+            for &m in moves.iter() {
                 if let Some(c) = g.checker_moved_to_interposition(m) {
-                    // Futile if the position with the checker moved there is mate within the
-                    // same remaining plies.
+                    // Futile if the position with the checker moved there is mate as it
+                    // stands (no plies left): capturing the interposed piece mates at once.
                     let saved = std::mem::take(&mut self.path);
+                    let at = self.depth_limit.unwrap_or(ply);
                     let (pn, _, len, _, _) =
-                        self.mid(&c, false, INF, INF, ply, path_hash(1, c.key()));
+                        self.mid(&c, false, INF, INF, at, path_hash(1, c.key()));
                     self.path = saved;
                     if pn == 0 {
                         futile_len = futile_len.max(len);
-                        continue;
-                    }
-                    if self.aborted {
-                        break;
+                        futile.push(m);
                     }
                 }
             }
+            // When every evasion is such a drop the position is not mate: they all count.
+            if futile.len() == moves.len() {
+                futile.clear();
+                futile_len = 0;
+            }
+        }
+        for &m in moves.iter() {
+            if futile.contains(&m) {
+                continue;
+            }
             let c = g.after(m);
+            if or_node && c.is_mated() {
+                // Mate in one: no need to look further.
+                let cp = c.mated_proof_hand();
+                self.table
+                    .store(self.table_key(&c, ply + 1), cp, 0, INF, 0, 1);
+                let p = g.or_proof_hand(m, cp);
+                self.moves[depth] = moves;
+                self.buffers[depth] = kids;
+                self.table.store(key, p, 0, INF, 1, 1);
+                return (0, INF, 1, p, false);
+            }
             kids.push(Child {
                 mv: m,
                 key: self.table_key(&c, ply + 1),
@@ -368,13 +412,6 @@ impl<G: MateGame> Solver<G> {
             });
         }
         self.moves[depth] = moves;
-        if kids.is_empty() && !self.aborted {
-            // Every evasion was a futile interposition: mate as it stands.
-            self.buffers[depth] = kids;
-            let p = g.mated_proof_hand();
-            self.table.store(key, p, 0, INF, futile_len, 1);
-            return (0, INF, futile_len, p, false);
-        }
 
         let start_nodes = self.nodes;
         self.path.push(g.key());

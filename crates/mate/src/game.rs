@@ -33,6 +33,12 @@ pub trait MateGame: Clone {
     fn defender_moves(&self, out: &mut Vec<Self::Move>);
     /// The position after `m`.
     fn after(&self, m: Self::Move) -> Self;
+    /// True when the defender (to move) has no legal move: mate.
+    fn is_mated(&self) -> bool {
+        let mut v = Vec::new();
+        self.defender_moves(&mut v);
+        v.is_empty()
+    }
     /// A key of everything but the attacker's hand (board, side to move).
     fn board_key(&self) -> u64;
     /// A key of the whole position, for repetition.

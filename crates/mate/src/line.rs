@@ -1,13 +1,12 @@
 //! The mate line tsume convention asks for: the attacker's shortest mate against the
 //! defender's longest resistance, futile interpositions (muda-ai) not counted.
 //!
-//! After df-pn proves the root, a second solver with a ply limit and its own table finds the
-//! shortest length: a proof of length `l` is followed by a search limited to `l - 2` until
-//! that fails. In limited searches a drop between the king and a lone long-range checker is
-//! futile, and skipped, when the position with the checker moved onto the drop square is
-//! mate within the same number of plies (the drop changes nothing but adds two plies).
-//! The line is then read move by move: the attacker plays a check that mates within the
-//! plies left, the defender a non-futile evasion that is not mated two plies sooner.
+//! After df-pn proves the root, ply-limited df-pn runs (limits 1, 3, 5 ... up to the length
+//! of the proof found) find the shortest mate; they share the table, keyed with the plies
+//! left, and read the unlimited run's proofs (a proof of length l mates within l plies) and
+//! disproofs. Optionally (see [`MateSolver::set_skip_futile`]) futile interpositions are
+//! left out. The line is then read move by move: the attacker plays a check that mates
+//! within the plies left, the defender an evasion that is not mated two plies sooner.
 
 use crate::dfpn::{Limits, Solver, Stats, Verdict};
 use crate::game::MateGame;
@@ -30,44 +29,40 @@ pub struct Solution<M> {
     pub line_nodes: u64,
 }
 
-/// A reusable solver pair: the main df-pn and the ply-limited one for the shortest line.
+/// A reusable solver: df-pn, then ply-limited df-pn runs for the shortest line. Both share
+/// one table (ply-limited entries are keyed with the plies left), so the limited runs read
+/// the main run's proofs and disproofs.
 pub struct MateSolver<G: MateGame> {
     main: Solver<G>,
-    limited: Solver<G>,
     limits: Limits,
 }
 
 impl<G: MateGame> MateSolver<G> {
-    /// Two solvers sharing `limits.table_bytes` (three quarters to the main search).
+    /// A solver with one table of `limits.table_bytes`.
     pub fn new(limits: Limits) -> MateSolver<G> {
-        let main_bytes = limits.table_bytes / 4 * 3;
-        let mut l = limits.clone();
-        l.table_bytes = main_bytes;
-        let mut l2 = limits.clone();
-        l2.table_bytes = limits.table_bytes - main_bytes;
         MateSolver {
-            main: Solver::new(l),
-            limited: Solver::new(l2),
+            main: Solver::new(limits.clone()),
             limits,
         }
     }
 
-    /// Whether futile interpositions (muda-ai) are left out of the length. Off by default:
-    /// on the tanuki collection, counting every interposition matches more published
-    /// lengths (1952 of 1979) than this rule (1928): see the README.
+    /// Whether futile interpositions (muda-ai) are left out of the length: a drop between the
+    /// king and a lone long-range checker is futile when the checker capturing it would mate
+    /// on the spot, unless every evasion is such a drop. Off by default: on the tanuki
+    /// collection both ways match 1959 of 1979 published lengths, and counting every
+    /// interposition costs less than half the nodes (see the README).
     pub fn set_skip_futile(&mut self, on: bool) {
-        self.limited.skip_futile = on;
+        self.main.skip_futile = on;
     }
 
     /// Bytes held by both tables.
     pub fn table_bytes(&self) -> usize {
-        self.main.table_bytes() + self.limited.table_bytes()
+        self.main.table_bytes()
     }
 
     /// Shares `flag` as the stop flag of both solvers.
     pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
-        self.main.set_stop_flag(flag.clone());
-        self.limited.set_stop_flag(flag);
+        self.main.set_stop_flag(flag);
     }
 
     /// Changes the node and time limits.
@@ -80,7 +75,7 @@ impl<G: MateGame> MateSolver<G> {
     pub fn solve(&mut self, root: &G) -> Solution<G::Move> {
         let start = Instant::now();
         self.main.clear();
-        self.limited.clear();
+        self.main.set_depth_limit(None);
         self.main.set_limits(self.limits.nodes, self.limits.time);
         let verdict = self.main.solve(root);
         let mut stats = self.main.stats();
@@ -95,34 +90,36 @@ impl<G: MateGame> MateSolver<G> {
             };
         }
         let (_, _, _, upper) = self.main.probe(root, 0);
-        // Budget for the line: what is left of the limits, at least as much again as the
-        // proof took when there is no limit.
-        let nodes_left = self
+        // Budget for the line: what is left of the node limit, at least four times what
+        // the proof took; half as much time again as the limit.
+        let proof_nodes = stats.nodes;
+        let budget = self
             .limits
             .nodes
-            .saturating_sub(stats.nodes)
-            .max(stats.nodes * 4 + 100_000);
-        let time_left = self
-            .limits
-            .time
-            .map(|t| t.saturating_sub(start.elapsed()).max(t / 2));
-        self.limited.set_limits(nodes_left, time_left);
-        self.limited.begin();
+            .saturating_sub(proof_nodes)
+            .max(proof_nodes * 4 + 100_000);
+        let time = self.limits.time.map(|t| t + t / 2);
+        self.main
+            .set_limits(proof_nodes.saturating_add(budget), time);
         let line = self.shortest_line(root, upper as u32);
+        self.main.set_depth_limit(None);
         let shortest = line.is_some();
         let line = match line {
             Some(l) => l,
             None => self.table_line(root),
         };
-        let ls = self.limited.stats();
-        stats.nodes += ls.nodes;
+        let all = self.main.stats();
+        stats.nodes = all.nodes;
+        stats.table_fill_permille = all.table_fill_permille;
+        stats.collections = all.collections;
         stats.time = start.elapsed();
+        let line_nodes = all.nodes - proof_nodes;
         Solution {
             verdict,
             line,
             shortest,
             stats,
-            line_nodes: ls.nodes,
+            line_nodes,
         }
     }
 
@@ -132,9 +129,9 @@ impl<G: MateGame> MateSolver<G> {
     fn shortest_line(&mut self, root: &G, upper: u32) -> Option<Vec<G::Move>> {
         let mut limit = 1;
         while limit <= upper.max(1) {
-            self.limited.set_depth_limit(Some(limit));
-            let (pn, dn, _) = self.limited.prove_at(root, true, 0);
-            if self.limited.aborted() {
+            self.main.set_depth_limit(Some(limit));
+            let (pn, dn, _) = self.main.prove_at(root, true, 0);
+            if self.main.aborted() {
                 return None;
             }
             if pn == 0 {
@@ -161,7 +158,7 @@ impl<G: MateGame> MateSolver<G> {
                 // Children the limited search proved are in its table; search the others only
                 // when none is.
                 for &m in moves.iter() {
-                    let (pn, _, _, len) = self.limited.probe(&g.after(m), ply + 1);
+                    let (pn, _, _, len) = self.main.probe(&g.after(m), ply + 1);
                     if pn == 0 && pick.is_none_or(|(_, l)| len < l) {
                         pick = Some((m, len));
                     }
@@ -171,8 +168,8 @@ impl<G: MateGame> MateSolver<G> {
                         break;
                     }
                     let c = g.after(m);
-                    let (pn, _, len) = self.limited.prove_at(&c, false, ply + 1);
-                    if self.limited.aborted() {
+                    let (pn, _, len) = self.main.prove_at(&c, false, ply + 1);
+                    if self.main.aborted() {
                         return None;
                     }
                     if pn == 0 && pick.is_none_or(|(_, l)| len < l) {
@@ -185,27 +182,32 @@ impl<G: MateGame> MateSolver<G> {
             } else {
                 g.defender_moves(&mut moves);
                 let remaining = e - ply;
+                let mut futile = Vec::new();
+                if self.main.skip_futile {
+                    for &m in moves.iter() {
+                        if let Some(c) = g.checker_moved_to_interposition(m) {
+                            if self.main.prove_at(&c, false, e).0 == 0 {
+                                futile.push(m);
+                            }
+                        }
+                    }
+                    if futile.len() == moves.len() {
+                        futile.clear();
+                    }
+                }
                 let mut pick = None;
                 for &m in moves.iter() {
-                    let futile = if self.limited.skip_futile {
-                        g.checker_moved_to_interposition(m)
-                    } else {
-                        None
-                    };
-                    if let Some(c) = futile {
-                        let (pn, _, _) = self.limited.prove_at(&c, false, ply);
-                        if pn == 0 {
-                            continue;
-                        }
+                    if futile.contains(&m) {
+                        continue;
                     }
                     let c = g.after(m);
                     // Longest resistance: not mated within `remaining - 3` plies.
                     let quick = if remaining >= 3 {
-                        self.limited.prove_at(&c, true, ply + 3).0 == 0
+                        self.main.prove_at(&c, true, ply + 3).0 == 0
                     } else {
                         false
                     };
-                    if self.limited.aborted() {
+                    if self.main.aborted() {
                         return None;
                     }
                     if !quick {

@@ -76,6 +76,11 @@ impl MateGame for Tsume {
         push_all(&l, out);
     }
 
+    #[inline]
+    fn is_mated(&self) -> bool {
+        self.pos.is_checkmate()
+    }
+
     fn after(&self, m: Move) -> Tsume {
         Tsume {
             pos: self.pos.after(m),
