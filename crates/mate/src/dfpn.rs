@@ -348,10 +348,15 @@ impl<G: MateGame> Solver<G> {
                 let d = g.no_check_disproof_hand();
                 self.table.store(key, d, INF, 0, 0, 1);
                 (INF, 0, 0, d, false)
-            } else {
+            } else if g.is_mated() {
                 let p = g.mated_proof_hand();
                 self.table.store(key, p, 0, INF, 0, 1);
                 (0, INF, 0, p, false)
+            } else {
+                // No move but not mate (stalemate in chess): the attacker failed.
+                let d = g.no_check_disproof_hand();
+                self.table.store(key, d, INF, 0, 0, 1);
+                (INF, 0, 0, d, false)
             };
         }
 

@@ -5,7 +5,8 @@
 //! 1+epsilon thresholds, hand dominance with proof and disproof hands, repetition handling
 //! safe from the graph-history-interaction problem, node and time limits, statistics.
 //! [`MateSolver`] adds the line tsume convention wants (shortest mate, longest resistance,
-//! futile interpositions not counted). [`Tsume`] adapts shogi positions.
+//! futile interpositions not counted). [`Tsume`] adapts shogi positions, [`ChessMate`] chess
+//! positions (searched with a ply limit: [`MateSolver::solve_within`]).
 //!
 //! ```
 //! use mate::{Limits, MateSolver, Tsume, Verdict};
@@ -18,12 +19,14 @@
 
 #![warn(missing_docs)]
 
+mod chess_game;
 mod dfpn;
 mod game;
 mod line;
 mod shogi_game;
 mod tt;
 
+pub use chess_game::ChessMate;
 pub use dfpn::{Limits, Solver, Stats, Verdict};
 pub use game::{HandSet, MateGame};
 pub use line::{MateSolver, Solution};

@@ -123,6 +123,32 @@ impl<G: MateGame> MateSolver<G> {
         }
     }
 
+    /// Searches for a mate within `max_plies` plies only (tables cleared), e.g. UCI
+    /// `go mate N` with `max_plies = 2N - 1`: `NoMate` then means no mate that short.
+    pub fn solve_within(&mut self, root: &G, max_plies: u32) -> Solution<G::Move> {
+        let start = Instant::now();
+        self.main.clear();
+        self.main.begin();
+        self.main.set_limits(self.limits.nodes, self.limits.time);
+        let line = self.shortest_line(root, max_plies);
+        let mut stats = self.main.stats();
+        stats.time = start.elapsed();
+        let verdict = match (&line, self.main.aborted()) {
+            (Some(_), _) => Verdict::Mate,
+            (None, true) => Verdict::Unknown,
+            (None, false) => Verdict::NoMate,
+        };
+        self.main.set_depth_limit(None);
+        let nodes = stats.nodes;
+        Solution {
+            verdict,
+            line: line.unwrap_or_default(),
+            shortest: verdict == Verdict::Mate,
+            stats,
+            line_nodes: nodes,
+        }
+    }
+
     /// The shortest line by ply-limited searches with growing limits 1, 3, 5 ... up to the
     /// length of the proof df-pn found (results at each remaining depth are kept and
     /// reused), or `None` when none succeeds within that or the budget.
