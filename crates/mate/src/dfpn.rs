@@ -226,9 +226,17 @@ impl<G: MateGame> Solver<G> {
     /// search (a fresh path). Returns (pn, dn, len).
     pub(crate) fn prove_at(&mut self, g: &G, or_node: bool, ply: u32) -> (u32, u32, u16) {
         let saved = std::mem::take(&mut self.path);
-        let (pn, dn, len, _, _) = self.mid(g, or_node, INF, INF, ply, path_hash(2, g.key()));
+        let seed = self.path_seed(ply);
+        let (pn, dn, len, _, _) = self.mid(g, or_node, INF, INF, ply, path_hash(seed, g.key()));
         self.path = saved;
         (pn, dn, len)
+    }
+
+    /// Seed of the path hash of a search starting `ply` plies down: repetition disproofs
+    /// depend on the path and, in ply-limited runs, on the plies left, so both go in.
+    fn path_seed(&self, ply: u32) -> u64 {
+        let limit = self.depth_limit.map_or(0, |l| u64::from(l) + 1);
+        0x5EED_0000_0000 ^ limit << 16 ^ u64::from(ply)
     }
 
     /// Resets the counters and starts the clock of a new search.
@@ -373,8 +381,14 @@ impl<G: MateGame> Solver<G> {
                     // stands (no plies left): capturing the interposed piece mates at once.
                     let saved = std::mem::take(&mut self.path);
                     let at = self.depth_limit.unwrap_or(ply);
-                    let (pn, _, len, _, _) =
-                        self.mid(&c, false, INF, INF, at, path_hash(1, c.key()));
+                    let (pn, _, len, _, _) = self.mid(
+                        &c,
+                        false,
+                        INF,
+                        INF,
+                        at,
+                        path_hash(self.path_seed(at), c.key()),
+                    );
                     self.path = saved;
                     if pn == 0 {
                         futile_len = futile_len.max(len);

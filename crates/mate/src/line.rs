@@ -1,10 +1,11 @@
 //! The mate line tsume convention asks for: the attacker's shortest mate against the
 //! defender's longest resistance, futile interpositions (muda-ai) not counted.
 //!
-//! After df-pn proves the root, ply-limited df-pn runs (limits 1, 3, 5 ... up to the length
-//! of the proof found) find the shortest mate; they share the table, keyed with the plies
-//! left, and read the unlimited run's proofs (a proof of length l mates within l plies) and
-//! disproofs. Optionally (see [`MateSolver::set_skip_futile`]) futile interpositions are
+//! After df-pn proves the root with a proof of length `l`, ply-limited df-pn runs at
+//! `l - 2`, `l - 4` ... find the shortest mate (the first limit that fails ends it; for
+//! [`MateSolver::solve_within`] the limits grow 1, 3, 5 ... instead). They share the table,
+//! keyed with the plies left, and read the unlimited run's proofs (a proof of length l
+//! mates within l plies) and disproofs; repetition disproofs are keyed by path and limit. Optionally (see [`MateSolver::set_skip_futile`]) futile interpositions are
 //! left out. The line is then read move by move: the attacker plays a check that mates
 //! within the plies left, the defender an evasion that is not mated two plies sooner.
 
@@ -49,7 +50,7 @@ impl<G: MateGame> MateSolver<G> {
     /// Whether futile interpositions (muda-ai) are left out of the length: a drop between the
     /// king and a lone long-range checker is futile when the checker capturing it would mate
     /// on the spot, unless every evasion is such a drop. Off by default: on the tanuki
-    /// collection both ways match 1959 of 1979 published lengths, and counting every
+    /// collection both ways match 1968 of 1979 published lengths, and counting every
     /// interposition costs less than half the nodes (see the README).
     pub fn set_skip_futile(&mut self, on: bool) {
         self.main.skip_futile = on;
@@ -101,7 +102,7 @@ impl<G: MateGame> MateSolver<G> {
         let time = self.limits.time.map(|t| t + t / 2);
         self.main
             .set_limits(proof_nodes.saturating_add(budget), time);
-        let line = self.shortest_line(root, upper as u32);
+        let line = self.shortest_line_descending(root, upper as u32);
         self.main.set_depth_limit(None);
         let shortest = line.is_some();
         let line = match line {
@@ -169,6 +170,33 @@ impl<G: MateGame> MateSolver<G> {
             limit += 2;
         }
         None
+    }
+
+    /// Like [`MateSolver::shortest_line`] but from the top: the proof df-pn found has length
+    /// `upper`; try `upper - 2`, and so on down, until a limit fails.
+    fn shortest_line_descending(&mut self, root: &G, upper: u32) -> Option<Vec<G::Move>> {
+        let mut best = upper.max(1);
+        self.main.set_depth_limit(Some(best));
+        if self.main.prove_at(root, true, 0).0 != 0 {
+            return None;
+        }
+        while best >= 3 {
+            let limit = best - 2;
+            self.main.set_depth_limit(Some(limit));
+            let (pn, dn, len) = self.main.prove_at(root, true, 0);
+            if self.main.aborted() {
+                return None;
+            }
+            if pn == 0 {
+                best = u32::from(len).clamp(1, limit);
+            } else if dn == 0 {
+                break;
+            } else {
+                return None;
+            }
+        }
+        self.main.set_depth_limit(Some(best));
+        self.read_line(root, best)
     }
 
     /// Reads the line at exact length `e` from the ply-limited solver.
