@@ -219,7 +219,11 @@ def main():
     ap.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
+    ap.add_argument("--log", help="write the UCI traffic (python-chess debug log) to this file")
     args = ap.parse_args()
+    if args.log:
+        import logging
+        logging.basicConfig(filename=args.log, level=logging.DEBUG, format="%(asctime)s %(message)s")
 
     rng = random.Random(args.seed)
     openings = OPENINGS[:]

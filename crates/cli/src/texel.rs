@@ -3,7 +3,7 @@
 //! * `texel gen --games N --nodes K --out FILE [--seed S]` plays the engine against itself
 //!   (a few random opening plies, then K nodes a move) and writes `FEN;result` lines for the
 //!   quiet positions of each game (not in check, engine's move not a capture or promotion).
-//! * `texel tune FILE... [--epochs E] [--out PATH]` fits the weights to those results (Texel's
+//! * `texel tune FILE... [--epochs E] [--l2 L] [--out PATH]` fits the weights to those results (Texel's
 //!   method, see `eval::tune`) and writes `weights.rs`.
 
 use crate::args::Args;
@@ -19,7 +19,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     match raw.split_first() {
         Some((c, rest)) if c == "gen" => generate(rest),
         Some((c, rest)) if c == "tune" => tune(rest),
-        _ => Err("usage: estuary texel gen --games N --nodes K --out FILE | estuary texel tune FILE... [--epochs E] [--out PATH]".into()),
+        _ => Err("usage: estuary texel gen --games N --nodes K --out FILE | estuary texel tune FILE... [--epochs E] [--l2 L] [--out PATH]".into()),
     }
 }
 
@@ -153,6 +153,10 @@ fn tune(raw: &[String]) -> Result<ExitCode, String> {
         .parsed("epochs")
         .map_err(|e| e.to_string())?
         .unwrap_or(500);
+    let l2: f64 = args
+        .parsed("l2")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(2e-8);
     let out = args
         .value("out")
         .unwrap_or_else(|| "crates/eval/src/weights.rs".into());
@@ -183,13 +187,13 @@ fn tune(raw: &[String]) -> Result<ExitCode, String> {
     eprintln!("K = {k:.3}, error {before:.6}");
     // The king has no material value; its slot stays zero.
     let frozen = [eval::params::MATERIAL + 5];
-    let tuned = eval::tune::tune(&data, &start, k, epochs, &frozen, |e, err| {
+    let tuned = eval::tune::tune(&data, &start, k, epochs, &frozen, l2, |e, err| {
         eprintln!("epoch {e}: error {err:.6}")
     });
     let real: Vec<[f64; 2]> = tuned.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();
     let after = eval::tune::error(&data, &real, k);
     let header = format!(
-        "Texel-tuned by `estuary texel tune` on {} positions from the engine's own games\n(K = {k:.3}, {epochs} epochs of Adam): mean squared error {before:.6} -> {after:.6}.",
+        "Texel-tuned by `estuary texel tune` on {} positions from the engine's own games\n(K = {k:.3}, {epochs} epochs of Adam, L2 {l2:e} toward the hand-set start values):\nmean squared error {before:.6} -> {after:.6}.",
         data.len()
     );
     std::fs::write(&out, eval::params::weights_source(&tuned, &header))

@@ -97,17 +97,21 @@ pub fn fit_k(data: &[Sample], w: &[S]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Runs `epochs` full-batch Adam steps from `start`; `frozen` indices keep their value.
-/// Calls `report(epoch, error)` every 50 epochs. Returns the rounded weights.
+/// Runs `epochs` full-batch Adam steps from `start`; `frozen` indices keep their value and
+/// `l2` pulls every weight toward its start value (rarely seen features stay near their
+/// hand-set values instead of fitting noise). Calls `report(epoch, error)` every 50 epochs.
+/// Returns the rounded weights.
 pub fn tune(
     data: &[Sample],
     start: &[S],
     k: f64,
     epochs: usize,
     frozen: &[usize],
+    l2: f64,
     mut report: impl FnMut(usize, f64),
 ) -> Vec<S> {
-    let mut w = to_real(start);
+    let w0 = to_real(start);
+    let mut w = w0.clone();
     let n = w.len();
     let (mut m, mut v) = (vec![[0.0f64; 2]; n], vec![[0.0f64; 2]; n]);
     let (b1, b2, lr, eps) = (0.9, 0.999, 1.0, 1e-8);
@@ -132,7 +136,7 @@ pub fn tune(
                 continue;
             }
             for j in 0..2 {
-                let g = grad[i][j] * inv;
+                let g = grad[i][j] * inv + l2 * (w[i][j] - w0[i][j]);
                 m[i][j] = b1 * m[i][j] + (1.0 - b1) * g;
                 v[i][j] = b2 * v[i][j] + (1.0 - b2) * g * g;
                 let mh = m[i][j] / (1.0 - b1.powi(epoch as i32));
@@ -177,7 +181,7 @@ mod tests {
             .collect();
         let k = 1.0;
         let before = error(&data, &to_real(&start), k);
-        let tuned = tune(&data, &start, k, 100, &[], |_, _| {});
+        let tuned = tune(&data, &start, k, 100, &[], 0.0, |_, _| {});
         let after = error(&data, &to_real(&tuned), k);
         assert!(after < before, "{after} !< {before}");
     }
