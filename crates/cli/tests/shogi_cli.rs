@@ -1,0 +1,103 @@
+//! The shogi front ends of the `estuary` binary: perft --shogi, tsume, usi.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn estuary(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_estuary"))
+        .args(args)
+        .output()
+        .expect("run estuary");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const ONE_PLY: &str = "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1";
+const ELEVEN_PLY: &str = "6SR1/6P1B/6GG1/8k/8B/8N/9/9/9 b r2g3s3n4l17p 1";
+
+#[test]
+fn shogi_perft_ends_with_nodes() {
+    let (code, out, _) = estuary(&["perft", "--shogi", "3"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().last(), Some("nodes 25470"));
+    let (code, _, err) = estuary(&["perft", "--shogi", "2", "--sfen", "garbage"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad SFEN"), "{err}");
+}
+
+#[test]
+fn tsume_sfen_and_file_modes() {
+    let (code, out, _) = estuary(&["tsume", "--sfen", ONE_PLY]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("checkmate 8c1c plies 1 nodes "), "{out}");
+    let (_, out, _) = estuary(&["tsume", "--sfen", "4k4/9/9/9/9/9/9/9/9 b - 1"]);
+    assert!(out.starts_with("nomate "), "{out}");
+    let (_, out, _) = estuary(&["tsume", "--sfen", ELEVEN_PLY, "--nodes", "3"]);
+    assert!(out.starts_with("timeout "), "{out}");
+    let dir = std::env::temp_dir().join(format!("estuary-tsume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("p.tsv");
+    let text = format!("{ONE_PLY}\t1\ta\n{ELEVEN_PLY}\t11\tb\nnot an sfen\t1\tc\n");
+    std::fs::write(&file, text).expect("write");
+    let (code, out, _) = estuary(&["tsume", "--file", file.to_str().expect("path")]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0);
+    let last = out.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("solved 2/3, length-matched 2/3, nodes "),
+        "{out}"
+    );
+    assert!(last.contains(", time "), "{last}");
+    let (code, _, err) = estuary(&["tsume", "--sfen", ONE_PLY, "--bogus"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn usi_mate_search_session() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_estuary"))
+        .arg("usi")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run estuary usi");
+    let script = format!(
+        "usi\nisready\nusinewgame\nposition sfen {ELEVEN_PLY}\ngo mate 10000\nisready\n\
+         position sfen {ONE_PLY} moves 8c1c\nposition nonsense\ngo mate abc\n\
+         position startpos moves 7g7f\ngo mate infinite\nstop\nbogus\nquit\n"
+    );
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"usiok"), "{text}");
+    assert_eq!(
+        lines.iter().filter(|l| **l == "readyok").count(),
+        2,
+        "{text}"
+    );
+    assert!(!text.contains("bestmove"), "{text}");
+    let mates: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(mates.len(), 3, "{text}");
+    assert_eq!(mates[0].split(' ').count(), 12, "an 11-ply line: {text}");
+    assert_eq!(*mates[1], "checkmate timeout", "bad mate time: {text}");
+    assert!(
+        *mates[2] == "checkmate nomate" || *mates[2] == "checkmate timeout",
+        "{text}"
+    );
+    assert!(text.contains("info string error"), "{text}");
+    assert!(
+        text.contains("info string unknown command 'bogus'"),
+        "{text}"
+    );
+}
