@@ -83,6 +83,8 @@ struct Child<M, H> {
     hand: H,
     pn: u32,
     dn: u32,
+    /// First proof number before the child is searched.
+    init_pn: u32,
     len: u16,
     /// Disproven by a repetition on this path.
     rep: bool,
@@ -407,7 +409,10 @@ impl<G: MateGame> Solver<G> {
                 continue;
             }
             let c = g.after(m);
-            if or_node && c.is_mated() {
+            // Attacker nodes look one ply further: a check with no answer mates, and the
+            // number of answers is the child's first proof number (df-pn+).
+            let answers = if or_node { c.defender_move_count() } else { 1 };
+            if or_node && answers == 0 && c.is_mated() {
                 // Mate in one: no need to look further.
                 let cp = c.mated_proof_hand();
                 self.table
@@ -425,12 +430,20 @@ impl<G: MateGame> Solver<G> {
                 hand: c.attacker_hand(),
                 pn: 1,
                 dn: 1,
+                init_pn: (answers as u32).max(1),
                 len: 0,
                 rep: false,
                 dhand: c.attacker_hand(),
             });
         }
         self.moves[depth] = moves;
+
+        if or_node && remaining == Some(1) && !self.aborted {
+            // One ply left and no check mates at once.
+            self.buffers[depth] = kids;
+            self.table.store(key, hand, INF, 0, 0, 1);
+            return (INF, 0, 0, hand, false);
+        }
 
         let start_nodes = self.nodes;
         self.path.push(g.key());
@@ -454,6 +467,9 @@ impl<G: MateGame> Solver<G> {
                     let p = self.table.probe(k.key, k.hand);
                     k.pn = p.pn;
                     k.dn = p.dn;
+                    if p.pn == 1 && p.dn == 1 {
+                        k.pn = k.init_pn;
+                    }
                     k.len = p.len;
                     k.dhand = p.hand;
                     k.rep = false;

@@ -39,6 +39,12 @@ pub trait MateGame: Clone {
         self.defender_moves(&mut v);
         v.is_empty()
     }
+    /// Number of legal defender moves (the defender is to move).
+    fn defender_move_count(&self) -> usize {
+        let mut v = Vec::new();
+        self.defender_moves(&mut v);
+        v.len()
+    }
     /// A key of everything but the attacker's hand (board, side to move).
     fn board_key(&self) -> u64;
     /// A key of the whole position, for repetition.

@@ -81,6 +81,13 @@ impl MateGame for Tsume {
         self.pos.is_checkmate()
     }
 
+    #[inline]
+    fn defender_move_count(&self) -> usize {
+        let mut l = MoveList::new();
+        self.pos.evasions(&mut l);
+        l.len()
+    }
+
     fn after(&self, m: Move) -> Tsume {
         Tsume {
             pos: self.pos.after(m),
