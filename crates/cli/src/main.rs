@@ -9,8 +9,6 @@ mod hw;
 mod perft;
 mod play;
 mod texel;
-mod uci_cmd;
-mod play;
 mod shogi_perft;
 mod tsume;
 mod uci_cmd;
@@ -54,12 +52,6 @@ fn main() -> ExitCode {
     let result = match cmd {
         "perft" if shogi_perft::wants_shogi(rest) => shogi_perft::run(rest),
         "perft" => perft::run(rest),
-        "uci" => uci_cmd::run(rest),
-        "bench" => bench::run(rest),
-        "analyze" => analyze::run(rest),
-        "play" => play::run(rest),
-        "eval" => eval_cmd::run(rest),
-        "texel" => texel::run(rest),
         "tsume" => tsume::run(rest),
         "usi" => usi::run(rest),
         "uci" => uci_cmd::run(rest),
@@ -67,6 +59,7 @@ fn main() -> ExitCode {
         "analyze" => analyze::run(rest),
         "play" => play::run(rest),
         "eval" => eval_cmd::run(rest),
+        "texel" => texel::run(rest),
         "hw" => hw::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
