@@ -242,7 +242,7 @@ pub fn weights_source(w: &[S], header: &str) -> String {
         s.push_str(line);
         s.push('\n');
     }
-    s.push_str("\nuse crate::params::{S, NUM_PARAMS};\n\n");
+    s.push_str("\nuse crate::params::{NUM_PARAMS, S};\n\n");
     s.push_str("/// The weights the engine plays with.\n");
     s.push_str("#[rustfmt::skip]\npub static WEIGHTS: [S; NUM_PARAMS] = [\n");
     for (i, v) in w.iter().enumerate() {

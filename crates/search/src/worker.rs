@@ -341,6 +341,7 @@ impl<D: MoveGenDevice> Worker<D> {
         if score == -INF {
             return;
         }
+        self.publish_nodes();
         let time = self.shared.elapsed_ms();
         let nodes = self.shared.total_nodes();
         let info = Info {
