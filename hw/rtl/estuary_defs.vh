@@ -84,23 +84,22 @@ function automatic signed [6:0] knight_delta(input [2:0] k);
     endcase
 endfunction
 
-// Index of the lowest / highest set bit (0 when none).
-function automatic [5:0] lsb_index(input [63:0] b);
+// Lowest set bit alone (b & -b: one carry chain, no 64-deep priority mux), and the highest
+// set bit alone (the same on the bit-reversed board).
+function automatic [63:0] lowest_bit(input [63:0] b);
+    lowest_bit = b & (~b + 64'd1);
+endfunction
+
+function automatic [63:0] reverse64(input [63:0] b);
     integer i;
     begin
-        lsb_index = 6'd0;
-        for (i = 63; i >= 0; i = i - 1)
-            if (b[i]) lsb_index = i[5:0];
+        for (i = 0; i < 64; i = i + 1)
+            reverse64[i] = b[63 - i];
     end
 endfunction
 
-function automatic [5:0] msb_index(input [63:0] b);
-    integer i;
-    begin
-        msb_index = 6'd0;
-        for (i = 0; i < 64; i = i + 1)
-            if (b[i]) msb_index = i[5:0];
-    end
+function automatic [63:0] highest_bit(input [63:0] b);
+    highest_bit = reverse64(lowest_bit(reverse64(b)));
 endfunction
 
 // Index of the only set bit of a one-hot board (OR of the indices of all set bits).

@@ -77,38 +77,48 @@ module move_stream (
     assign finishing = active && !any;
 
     // ---- 2. channel ----
-    reg [63:0] piece_mask, act, chosen;
-    reg [5:0]  sel;
+    // Per channel: its destinations in this phase; the lowest channel with any wins. The pick is
+    // a one-hot isolate (carry chain) and an AND-OR tree, not a 36-deep priority mux.
+    reg [63:0] act [0:NCH-1];
+    reg [63:0] piece_mask;
+    reg [NCH-1:0] has;
     always @* begin
         case (phase)
             3'd0, 3'd1, 3'd2, 3'd3, 3'd4: piece_mask = victim[phase];
             3'd6: piece_mask = ~them;
             default: piece_mask = 64'd0;
         endcase
-        sel = 6'd63;
+        for (q = 0; q < NCH; q = q + 1) begin
+            if (is_piece_channel(q)) act[q] = w[q] & piece_mask;
+            else if (q == CH_EP_W || q == CH_EP_E) act[q] = (phase == 3'd4) ? w[q] : 64'd0;
+            else if (q == CH_PROMO_PUSH) act[q] = (phase == 3'd5) ? w[q] : 64'd0;
+            else act[q] = (phase == 3'd6) ? w[q] : 64'd0;
+            has[q] = act[q] != 64'd0;
+        end
+    end
+    wire [NCH-1:0] first = has & (~has + 1'b1);
+    reg  [63:0] chosen;
+    reg  [5:0]  sel;
+    integer y;
+    always @* begin
         chosen = 64'd0;
-        for (q = NCH - 1; q >= 0; q = q - 1) begin
-            if (is_piece_channel(q)) act = w[q] & piece_mask;
-            else if (q == CH_EP_W || q == CH_EP_E) act = (phase == 3'd4) ? w[q] : 64'd0;
-            else if (q == CH_PROMO_PUSH) act = (phase == 3'd5) ? w[q] : 64'd0;
-            else act = (phase == 3'd6) ? w[q] : 64'd0;
-            if (act != 64'd0) begin
-                sel = q[5:0];
-                chosen = act;
-            end
+        sel = 6'd0;
+        for (y = 0; y < NCH; y = y + 1) begin
+            chosen = chosen | (first[y] ? act[y] : 64'd0);
+            sel = sel | (first[y] ? y[5:0] : 6'd0);
         end
     end
 
     // ---- 3. destination, origin, flag ----
-    wire [5:0]  to = lsb_index(chosen);
-    wire [63:0] to_bb = 64'd1 << to;
+    wire [63:0] to_bb = lowest_bit(chosen);
+    wire [5:0]  to = onehot_index(to_bb);
     wire [2:0]  up = side ? DIR_S : DIR_N;
     wire [2:0]  cap_w = side ? DIR_SW : DIR_NW;
     wire [2:0]  cap_e = side ? DIR_SE : DIR_NE;
     // Slider origin: nearest occupied square behind `to`, looking against the move.
     wire [2:0]  sdir = slider_dir(sel);
     wire [63:0] behind = rom_ray(dir_opposite(sdir), to) & occ;
-    wire [5:0]  slider_from = (dir_delta(sdir) > 0) ? msb_index(behind) : lsb_index(behind);
+    wire [5:0]  slider_from = onehot_index((dir_delta(sdir) > 0) ? highest_bit(behind) : lowest_bit(behind));
     wire [1:0]  promo_low = (promo_count == 2'd0) ? 2'd3 : promo_count - 2'd1;  // Q N B R
     wire        capture = (them & to_bb) != 64'd0;
 
