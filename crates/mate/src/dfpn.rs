@@ -97,7 +97,7 @@ pub struct Solver<G: MateGame> {
     table: Table<G::Hand>,
     /// Path-dependent disproofs: path hash -> index of the earliest path position they
     /// depend on.
-    rep_table: HashMap<u64, u32>,
+    rep_table: HashMap<u64, u32, KeyHasher>,
     path: Vec<u64>,
     buffers: Vec<Vec<Child<G::Move, G::Hand>>>,
     moves: Vec<Vec<G::Move>>,
@@ -133,6 +133,33 @@ fn widen(x: u32) -> u32 {
     }
 }
 
+/// Hashing for maps keyed by values that are already hashes: the value itself.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher;
+
+impl std::hash::BuildHasher for KeyHasher {
+    type Hasher = KeyHash;
+    fn build_hasher(&self) -> KeyHash {
+        KeyHash(0)
+    }
+}
+
+struct KeyHash(u64);
+
+impl std::hash::Hasher for KeyHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
 /// "Not disproven by a repetition."
 const NO_REP: u32 = u32::MAX;
 
@@ -146,7 +173,7 @@ impl<G: MateGame> Solver<G> {
     pub fn new(limits: Limits) -> Solver<G> {
         Solver {
             table: Table::new(limits.table_bytes),
-            rep_table: HashMap::new(),
+            rep_table: HashMap::default(),
             path: Vec::new(),
             buffers: Vec::new(),
             moves: Vec::new(),
@@ -428,9 +455,10 @@ impl<G: MateGame> Solver<G> {
                 self.table.store(key, p, 0, INF, 1, 1);
                 return (0, INF, 1, p, NO_REP);
             }
+            let ck = self.table_key(&c, ply + 1);
             kids.push(Child {
                 mv: m,
-                key: self.table_key(&c, ply + 1),
+                key: ck,
                 full: c.key(),
                 hand: c.attacker_hand(),
                 pn: 1,
@@ -468,28 +496,30 @@ impl<G: MateGame> Solver<G> {
             any_rep = false;
             let mut clean_disproof = false;
             for k in kids.iter_mut() {
-                let child_hash = path_hash(phash, k.full);
-                let on_path = self.path.iter().position(|&x| x == k.full);
-                if let Some(i) = on_path {
-                    k.rep = i as u32;
-                } else if let Some(&d) = self.rep_table.get(&child_hash) {
-                    k.rep = d;
+                if k.rep == NO_REP && (k.pn == 0 || k.dn == 0) {
+                    // Decided on an earlier pass: proofs and disproofs do not change.
                 } else {
-                    k.rep = NO_REP;
+                    let child_hash = path_hash(phash, k.full);
+                    k.rep = match self.path.iter().position(|&x| x == k.full) {
+                        Some(i) => i as u32,
+                        None => self.rep_table.get(&child_hash).copied().unwrap_or(NO_REP),
+                    };
+                    if k.rep != NO_REP {
+                        k.pn = INF;
+                        k.dn = 0;
+                    } else {
+                        let p = self.table.probe(k.key, k.hand);
+                        k.pn = p.pn;
+                        k.dn = p.dn;
+                        if p.pn == 1 && p.dn == 1 {
+                            k.pn = k.init_pn;
+                        }
+                        k.len = p.len;
+                        k.dhand = p.hand;
+                    }
                 }
                 if k.rep != NO_REP {
-                    k.pn = INF;
-                    k.dn = 0;
                     any_rep = true;
-                } else {
-                    let p = self.table.probe(k.key, k.hand);
-                    k.pn = p.pn;
-                    k.dn = p.dn;
-                    if p.pn == 1 && p.dn == 1 {
-                        k.pn = k.init_pn;
-                    }
-                    k.len = p.len;
-                    k.dhand = p.hand;
                 }
                 if or_node {
                     pn = pn.min(k.pn);

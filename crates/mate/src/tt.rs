@@ -3,7 +3,7 @@
 //! Entries are keyed by the board (without the attacker's hand) and hold the attacker's hand
 //! they were searched with. A probe scans one cluster: a proof stored for hand P answers every
 //! hand that covers P, a disproof stored for hand D answers every hand that D covers (hand
-//! dominance). When a cluster is full the entry with the least search work is replaced; when
+//! dominance). Clusters are four entries, aligned. When a cluster is full the entry with the least search work is replaced; when
 //! the table is fuller than [`GC_FILL`], the entries with the least work are collected.
 
 use crate::game::HandSet;
@@ -11,7 +11,7 @@ use crate::game::HandSet;
 /// Proof and disproof numbers at or above this are infinite.
 pub const INF: u32 = 1 << 30;
 /// Entries probed per key.
-const CLUSTER: usize = 8;
+const CLUSTER: usize = 4;
 /// Fill ratio (per mille) that triggers garbage collection.
 const GC_FILL: usize = 800;
 
@@ -95,7 +95,8 @@ impl<H: HandSet> Table<H> {
 
     #[inline]
     fn slot(&self, key: u64, i: usize) -> usize {
-        (key as usize).wrapping_add(i) & self.mask
+        // Clusters are aligned so that one probe touches consecutive cache lines.
+        ((key as usize) & self.mask & !(CLUSTER - 1)) + i
     }
 
     /// Looks up `key` with attacker hand `hand`. Unknown positions read as pn = dn = 1,
