@@ -91,17 +91,10 @@ impl<G: MateGame> MateSolver<G> {
             };
         }
         let (_, _, _, upper) = self.main.probe(root, 0);
-        // Budget for the line: what is left of the node limit, at least four times what
-        // the proof took; half as much time again as the limit.
+        // The line search works within the same node and time limits (the clock started
+        // with the proof); when they run out the line is read from the table as proven.
         let proof_nodes = stats.nodes;
-        let budget = self
-            .limits
-            .nodes
-            .saturating_sub(proof_nodes)
-            .max(proof_nodes * 4 + 100_000);
-        let time = self.limits.time.map(|t| t + t / 2);
-        self.main
-            .set_limits(proof_nodes.saturating_add(budget), time);
+        self.main.set_limits(self.limits.nodes, self.limits.time);
         let line = self.shortest_line_descending(root, upper as u32);
         self.main.set_depth_limit(None);
         let shortest = line.is_some();
