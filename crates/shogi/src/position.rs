@@ -243,16 +243,51 @@ impl Position {
             | (attacks::gold(them, sq) & self.golds())
             | (attacks::king(sq)
                 & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)))
-            | (attacks::lance(them, sq, occ) & k(PieceKind::Lance))
-            | (attacks::rook(sq, occ) & self.rook_likes())
-            | (attacks::bishop(sq, occ) & self.bishop_likes());
-        a & self.by_color[by.index()]
+            | (attacks::lance(them, sq, occ) & k(PieceKind::Lance));
+        let mine = self.by_color[by.index()];
+        let rooks = self.rook_likes() & mine;
+        let bishops = self.bishop_likes() & mine;
+        let mut sliders = Bitboard::EMPTY;
+        if (attacks::rook(sq, Bitboard::EMPTY) & rooks).any() {
+            sliders |= attacks::rook(sq, occ) & rooks;
+        }
+        if (attacks::bishop(sq, Bitboard::EMPTY) & bishops).any() {
+            sliders |= attacks::bishop(sq, occ) & bishops;
+        }
+        (a & mine) | sliders
     }
 
-    /// True when `sq` is attacked by `by`.
+    /// True when `sq` is attacked by `by` (cheapest tests first; sliders only when one is
+    /// on a line through `sq`).
     #[inline]
     pub fn is_attacked(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to(by, sq, occ).any()
+        let them = by.flip();
+        let mine = self.by_color[by.index()];
+        let k = |kind: PieceKind| self.by_kind[kind.index()] & mine;
+        if (attacks::gold(them, sq) & (self.golds() & mine)).any()
+            || (attacks::silver(them, sq) & k(PieceKind::Silver)).any()
+            || (attacks::pawn(them, sq) & k(PieceKind::Pawn)).any()
+            || (attacks::knight(them, sq) & k(PieceKind::Knight)).any()
+            || (attacks::king(sq)
+                & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)))
+            .any()
+        {
+            return true;
+        }
+        let rooks = self.rook_likes() & mine;
+        if (attacks::rook(sq, Bitboard::EMPTY) & rooks).any()
+            && (attacks::rook(sq, occ) & rooks).any()
+        {
+            return true;
+        }
+        let bishops = self.bishop_likes() & mine;
+        if (attacks::bishop(sq, Bitboard::EMPTY) & bishops).any()
+            && (attacks::bishop(sq, occ) & bishops).any()
+        {
+            return true;
+        }
+        let lances = k(PieceKind::Lance);
+        lances.any() && (attacks::lance(them, sq, occ) & lances).any()
     }
 
     /// Pieces (of either color) that alone block a slider of `slider_color` from `target`.
