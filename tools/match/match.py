@@ -153,13 +153,16 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
         while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
             side = board.turn
             eng = engines[white if side == chess.WHITE else black]
-            limit = chess.engine.Limit(white_clock=max(clocks[chess.WHITE], 0.001), black_clock=max(clocks[chess.BLACK], 0.001),
-                                       white_inc=inc, black_inc=inc)
+            if args.nodes:
+                limit = chess.engine.Limit(nodes=args.nodes)
+            else:
+                limit = chess.engine.Limit(white_clock=max(clocks[chess.WHITE], 0.001), black_clock=max(clocks[chess.BLACK], 0.001),
+                                           white_inc=inc, black_inc=inc)
             t0 = time.monotonic()
             res = eng.play(board, limit)
             used = time.monotonic() - t0
             clocks[side] -= used
-            if clocks[side] < 0:
+            if clocks[side] < 0 and not args.nodes:
                 termination = "time forfeit"
                 time_loser = side
                 break
@@ -212,6 +215,7 @@ def main():
     ap.add_argument("--option2", action="append", help="NAME=VALUE for engine 2 (repeatable)")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--tc", default="10+0.1", help="seconds+increment")
+    ap.add_argument("--nodes", type=int, help="fixed nodes a move instead of a clock (load-independent)")
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--pgn")
     ap.add_argument("--max-plies", type=int, default=400)

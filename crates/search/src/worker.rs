@@ -48,6 +48,8 @@ struct Frame {
     mv: Move,
     pt: PieceTo,
     killers: [Move; 2],
+    /// Move left out by a singular-extension verification search at this ply.
+    excluded: Move,
 }
 
 impl Default for Frame {
@@ -57,6 +59,7 @@ impl Default for Frame {
             mv: Move::NULL,
             pt: NO_PIECE_TO,
             killers: [Move::NULL; 2],
+            excluded: Move::NULL,
         }
     }
 }
@@ -527,7 +530,13 @@ impl<D: MoveGenDevice> Worker<D> {
         }
 
         let key = self.dev.position().hash();
-        let hit = self.tt.probe(key);
+        let excluded = self.stack[ply + OFS].excluded;
+        // A verification search without the TT move must not trust or overwrite its entry.
+        let hit = if excluded == Move::NULL {
+            self.tt.probe(key)
+        } else {
+            None
+        };
         let tt_move = hit.map_or(Move::NULL, |h| h.mv);
         if let Some(h) = hit {
             let s = from_tt(h.score, ply);
@@ -566,7 +575,17 @@ impl<D: MoveGenDevice> Worker<D> {
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2 + OFS].eval;
         let npm = Self::has_non_pawn_material(self.dev.position());
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded == Move::NULL {
+            // Razoring: far below alpha at low depth, ask quiescence whether anything helps.
+            if depth <= 3 && eval + 200 + 250 * depth <= alpha {
+                let v = self.qsearch::<false>(alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
             // Reverse futility pruning.
             if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta && eval < MATE_BOUND {
                 return eval;
@@ -617,6 +636,9 @@ impl<D: MoveGenDevice> Worker<D> {
         let side = self.dev.position().side_to_move();
 
         while let Some(m) = picker.next(&mut self.dev, &self.hist) {
+            if m == excluded {
+                continue;
+            }
             legal += 1;
             let quiet = !m.is_tactical();
             let gives_check = self.dev.position().gives_check(m);
@@ -651,8 +673,37 @@ impl<D: MoveGenDevice> Worker<D> {
                 }
             }
 
+            // Singular extension: when every other move falls well short of the TT move's
+            // score, the TT move is searched one ply deeper; when even the others beat beta,
+            // the node is cut (multi-cut).
+            let mut extension = 0;
+            if m == tt_move && depth >= 8 && (ply as i32) < 2 * self.root_depth {
+                if let Some(h) = hit {
+                    if h.depth >= depth - 3 && h.bound != Bound::Upper && !is_mate(h.score) {
+                        let singular_beta = from_tt(h.score, ply) - 2 * depth;
+                        self.stack[ply + OFS].excluded = m;
+                        let v = self.search::<false>(
+                            singular_beta - 1,
+                            singular_beta,
+                            (depth - 1) / 2,
+                            ply,
+                            cut_node,
+                        );
+                        self.stack[ply + OFS].excluded = Move::NULL;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v < singular_beta {
+                            extension = 1;
+                        } else if singular_beta >= beta {
+                            return singular_beta;
+                        }
+                    }
+                }
+            }
+
             self.make(m, ply);
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if legal == 1 {
                 score = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false);
@@ -705,7 +756,16 @@ impl<D: MoveGenDevice> Worker<D> {
         }
 
         if legal == 0 {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
+            return if excluded != Move::NULL {
+                alpha
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
+        }
+        if excluded != Move::NULL {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower

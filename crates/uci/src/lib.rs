@@ -27,7 +27,7 @@ pub const ENGINE_NAME: &str = concat!("Estuary ", env!("CARGO_PKG_VERSION"));
 /// Default hash size in MB.
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Default Move Overhead in ms.
-pub const DEFAULT_MOVE_OVERHEAD: u64 = 30;
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 50;
 
 type Factory<D> = Arc<dyn Fn() -> D + Send + Sync>;
 
