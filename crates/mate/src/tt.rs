@@ -236,3 +236,25 @@ impl<H: HandSet> Table<H> {
         self.used -= removed;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collection_frees_the_least_work_and_keeps_dominance() {
+        let mut t: Table<()> = Table::new(0);
+        let n = t.capacity() as u64;
+        for i in 0..n * 2 {
+            let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            t.store(key, (), 5, 5, 0, i);
+        }
+        assert!(t.collections > 0);
+        assert!(t.fill_permille() <= 800);
+        // The most recent (most work) entries survive.
+        let key = (n * 2 - 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        assert_eq!(t.probe(key, ()).pn, 5);
+        t.clear();
+        assert_eq!(t.probe(key, ()).pn, 1);
+    }
+}

@@ -77,3 +77,23 @@ fn stop_flag_ends_the_search() {
     let sol = s.solve(&tsume("6SR1/6P1B/6GG1/8k/8B/8N/9/9/9 b r2g3s3n4l17p 1"));
     assert_eq!(sol.verdict, Verdict::Unknown);
 }
+
+#[test]
+fn a_tiny_table_still_proves_mate() {
+    // 1024 entries: entries are replaced all the time; the proof and its line stay right.
+    let mut s = MateSolver::new(Limits {
+        table_bytes: 32 << 10,
+        nodes: 300_000,
+        ..Limits::default()
+    });
+    // tanuki-9-484: about 4,800 nodes, several times the table.
+    let sol = s.solve(&tsume("7S1/9/5RP1P/7Sk/9/9/9/9/9 b RS2b4gs4n4l16p 1"));
+    assert_eq!(sol.verdict, Verdict::Mate);
+    let mut p =
+        Position::from_sfen_relaxed("7S1/9/5RP1P/7Sk/9/9/9/9/9 b RS2b4gs4n4l16p 1").unwrap();
+    for &m in &sol.line {
+        assert!(p.is_legal(m));
+        p.play(m);
+    }
+    assert!(p.is_checkmate());
+}
