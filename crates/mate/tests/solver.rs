@@ -97,3 +97,26 @@ fn a_tiny_table_still_proves_mate() {
     }
     assert!(p.is_checkmate());
 }
+
+#[test]
+fn hand_dominance_reuses_proofs_and_disproofs() {
+    // Proven with a silver and a rook in hand: the same board with one more gold in hand is
+    // answered by the stored proof (the root probe hits it).
+    let mut s = Solver::new(small());
+    let base = "7S1/9/5RP1P/7Sk/9/9/9/9/9 b RS2b4gs4n4l16p 1";
+    assert_eq!(s.solve(&tsume(base)), Verdict::Mate);
+    let superior = "7S1/9/5RP1P/7Sk/9/9/9/9/9 b GRS2b3gs4n4l16p 1";
+    assert_eq!(s.solve(&tsume(superior)), Verdict::Mate);
+    assert_eq!(s.stats().nodes, 1, "answered by dominance");
+    // A board with no check at all, disproven with a pawn in hand, answers the empty hand.
+    let mut s = Solver::new(small());
+    assert_eq!(
+        s.solve(&tsume("k8/9/9/9/9/9/9/9/8K b P 1")),
+        Verdict::NoMate
+    );
+    assert_eq!(
+        s.solve(&tsume("k8/9/9/9/9/9/9/9/8K b - 1")),
+        Verdict::NoMate
+    );
+    assert_eq!(s.stats().nodes, 1, "answered by dominance");
+}
