@@ -64,6 +64,15 @@ fn start_mate(pos: Position, time: Option<Duration>, hash_mb: usize) -> Search {
         };
         let mut solver = MateSolver::<Tsume>::new(limits);
         solver.set_stop_flag(flag);
+        solver.set_progress(Box::new(|s: &mate::Stats| {
+            println!(
+                "info time {} nodes {} nps {} hashfull {}",
+                s.time.as_millis(),
+                s.nodes,
+                s.nps(),
+                s.table_fill_permille
+            );
+        }));
         let s = solver.solve(&Tsume::new(pos));
         println!(
             "info nodes {} time {} nps {} hashfull {}",

@@ -109,6 +109,9 @@ pub struct Solver<G: MateGame> {
     rep_disproofs: u64,
     /// Remaining-plies limit for shortest-mate searches (`None`: unlimited).
     depth_limit: Option<u32>,
+    /// Progress report, about once a second.
+    progress: Option<Box<dyn FnMut(&Stats) + Send>>,
+    next_report: Duration,
     /// Skip futile interpositions in depth-limited searches.
     pub(crate) skip_futile: bool,
 }
@@ -184,6 +187,8 @@ impl<G: MateGame> Solver<G> {
             aborted: false,
             rep_disproofs: 0,
             depth_limit: None,
+            progress: None,
+            next_report: Duration::from_secs(1),
             skip_futile: false,
         }
     }
@@ -276,6 +281,7 @@ impl<G: MateGame> Solver<G> {
     /// Resets the counters and starts the clock of a new search.
     pub(crate) fn begin(&mut self) {
         self.start = Instant::now();
+        self.next_report = Duration::from_secs(1);
         self.nodes = 0;
         self.aborted = false;
         self.rep_disproofs = 0;
@@ -319,12 +325,25 @@ impl<G: MateGame> Solver<G> {
             self.aborted = true;
         }
         if self.nodes & 1023 == 0 {
+            let elapsed = self.start.elapsed();
             if let Some(t) = self.limits.time {
-                if self.start.elapsed() >= t {
+                if elapsed >= t {
                     self.aborted = true;
                 }
             }
+            if self.progress.is_some() && elapsed >= self.next_report {
+                self.next_report = elapsed + Duration::from_secs(1);
+                let stats = self.stats();
+                if let Some(f) = self.progress.as_mut() {
+                    f(&stats);
+                }
+            }
         }
+    }
+
+    /// Calls `f` with the counters about once a second while searching (USI `info` lines).
+    pub fn set_progress(&mut self, f: Box<dyn FnMut(&Stats) + Send>) {
+        self.progress = Some(f);
     }
 
     /// Multiple iterative deepening at one node. Returns (pn, dn, len, hand, rep): `hand` is

@@ -66,6 +66,11 @@ impl<G: MateGame> MateSolver<G> {
         self.main.set_stop_flag(flag);
     }
 
+    /// Calls `f` with the counters about once a second while searching.
+    pub fn set_progress(&mut self, f: Box<dyn FnMut(&Stats) + Send>) {
+        self.main.set_progress(f);
+    }
+
     /// Changes the node and time limits.
     pub fn set_limits(&mut self, nodes: u64, time: Option<Duration>) {
         self.limits.nodes = nodes;
