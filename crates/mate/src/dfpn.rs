@@ -16,6 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// A progress callback, called with the counters about once a second.
+pub type Progress = Box<dyn FnMut(&Stats) + Send>;
+
 /// Search limits and table size.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -110,7 +113,7 @@ pub struct Solver<G: MateGame> {
     /// Remaining-plies limit for shortest-mate searches (`None`: unlimited).
     depth_limit: Option<u32>,
     /// Progress report, about once a second.
-    progress: Option<Box<dyn FnMut(&Stats) + Send>>,
+    progress: Option<Progress>,
     next_report: Duration,
     /// Skip futile interpositions in depth-limited searches.
     pub(crate) skip_futile: bool,
@@ -342,7 +345,7 @@ impl<G: MateGame> Solver<G> {
     }
 
     /// Calls `f` with the counters about once a second while searching (USI `info` lines).
-    pub fn set_progress(&mut self, f: Box<dyn FnMut(&Stats) + Send>) {
+    pub fn set_progress(&mut self, f: Progress) {
         self.progress = Some(f);
     }
 

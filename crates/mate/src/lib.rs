@@ -27,7 +27,7 @@ mod shogi_game;
 mod tt;
 
 pub use chess_game::ChessMate;
-pub use dfpn::{Limits, Solver, Stats, Verdict};
+pub use dfpn::{Limits, Progress, Solver, Stats, Verdict};
 pub use game::{HandSet, MateGame};
 pub use line::{MateSolver, Solution};
 pub use shogi_game::Tsume;

@@ -9,7 +9,7 @@
 //! left out. The line is then read move by move: the attacker plays a check that mates
 //! within the plies left, the defender an evasion that is not mated two plies sooner.
 
-use crate::dfpn::{Limits, Solver, Stats, Verdict};
+use crate::dfpn::{Limits, Progress, Solver, Stats, Verdict};
 use crate::game::MateGame;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -67,7 +67,7 @@ impl<G: MateGame> MateSolver<G> {
     }
 
     /// Calls `f` with the counters about once a second while searching.
-    pub fn set_progress(&mut self, f: Box<dyn FnMut(&Stats) + Send>) {
+    pub fn set_progress(&mut self, f: Progress) {
         self.main.set_progress(f);
     }
 
