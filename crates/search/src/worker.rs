@@ -225,7 +225,10 @@ impl<D: MoveGenDevice> Worker<D> {
         while depth <= max_depth {
             self.root_depth = depth;
             for rm in self.root_moves.iter_mut() {
-                rm.prev_score = rm.score;
+                if rm.score != -INF {
+                    rm.prev_score = rm.score;
+                }
+                rm.score = -INF;
             }
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
@@ -272,9 +275,16 @@ impl<D: MoveGenDevice> Worker<D> {
                 }
             }
             if self.stopped && completed > 0 {
+                // An interrupted iteration still counts where its first line finished: that
+                // move has a real score at this depth (it may be a new best that beat the old).
+                let first = &self.root_moves[0];
+                if first.score != -INF {
+                    result.best = first.mv;
+                    result.ponder = first.pv.get(1).copied().unwrap_or(Move::NULL);
+                    result.score = first.score;
+                }
                 break;
             }
-            // A stop during depth 1 still leaves the first root move ordered by what was seen.
             completed = depth;
             let best = &self.root_moves[0];
             result = ThreadResult {
@@ -304,7 +314,6 @@ impl<D: MoveGenDevice> Worker<D> {
             depth += 1;
         }
         self.publish_nodes();
-        let _ = completed;
         result
     }
 
