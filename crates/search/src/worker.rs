@@ -514,19 +514,8 @@ impl<D: MoveGenDevice> Worker<D> {
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply);
         }
-        if PV {
-            self.pv_len[ply] = ply;
-            self.seldepth = self.seldepth.max(ply);
-        }
-        if self.check_stop() {
-            return 0;
-        }
-        {
-            let pos = self.dev.position();
-            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition()
-            {
-                return DRAW;
-            }
+        if let Some(v) = self.enter_node::<PV>(ply) {
+            return v;
         }
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.eval() };
@@ -821,20 +810,27 @@ impl<D: MoveGenDevice> Worker<D> {
         self.hist.set_counter(prev1, m);
     }
 
-    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Shared node entry: PV bookkeeping, the stop check and draws by rule. Returns the score
+    /// to return at once, if any.
+    #[inline(always)]
+    fn enter_node<const PV: bool>(&mut self, ply: usize) -> Option<i32> {
         if PV {
             self.pv_len[ply] = ply;
             self.seldepth = self.seldepth.max(ply);
         }
         if self.check_stop() {
-            return 0;
+            return Some(0);
         }
-        {
-            let pos = self.dev.position();
-            if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition()
-            {
-                return DRAW;
-            }
+        let pos = self.dev.position();
+        if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || pos.is_repetition() {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(v) = self.enter_node::<PV>(ply) {
+            return v;
         }
         let in_check = self.dev.in_check();
         if ply >= MAX_PLY - 1 {
