@@ -3,18 +3,8 @@
 
 use chess::{Board, GenMode, Move, Position};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod common;
+use common::Rng;
 
 /// A Chess960 start position from its number (0..960), by the standard numbering scheme.
 pub fn chess960_start(n: usize) -> String {

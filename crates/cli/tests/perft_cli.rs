@@ -1,18 +1,7 @@
 //! `estuary perft` as a user runs it: output format, suites, failures and bad input.
 
-use std::process::Command;
-
-fn estuary(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_estuary"))
-        .args(args)
-        .output()
-        .expect("run estuary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::estuary;
 
 fn tmp_file(name: &str, text: &str) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("estuary-perft-{}-{name}", std::process::id()));

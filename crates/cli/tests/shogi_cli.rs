@@ -3,17 +3,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn estuary(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_estuary"))
-        .args(args)
-        .output()
-        .expect("run estuary");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::estuary;
 
 const ONE_PLY: &str = "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1";
 const ELEVEN_PLY: &str = "6SR1/6P1B/6GG1/8k/8B/8N/9/9/9 b r2g3s3n4l17p 1";
