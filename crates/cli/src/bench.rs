@@ -3,7 +3,7 @@
 
 use crate::args::Args;
 use chess::Board;
-use search::{Event, Job, Limits, Listener, ThreadPool};
+use search::{Event, Job, Limits, Listener, ThreadPool, Tt};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -12,6 +12,19 @@ use std::time::Instant;
 pub const DEFAULT_DEPTH: i32 = 12;
 
 /// The bench positions: openings, middlegames, endgames, tactics and a few odd cases.
+/// The bench's search of one position: fixed depth, one line, no move overhead.
+pub fn depth_job(start: Board, depth: i32, listener: &Listener, tt: &Arc<Tt>) -> Job {
+    Job {
+        start,
+        moves: vec![],
+        limits: Limits::depth(depth),
+        multipv: 1,
+        move_overhead: 0,
+        listener: listener.clone(),
+        tt: tt.clone(),
+    }
+}
+
 pub const POSITIONS: [&str; 40] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -78,16 +91,7 @@ pub fn bench(
     for (i, fen) in POSITIONS.iter().enumerate() {
         // The table is invariant-checked by a test: every bench FEN parses.
         let start = Board::from_fen(fen).expect("bench FEN");
-        let job = Job {
-            start,
-            moves: vec![],
-            limits: Limits::depth(depth),
-            multipv: 1,
-            move_overhead: 0,
-            listener: listener.clone(),
-            tt: pool.tt().clone(),
-        };
-        pool.search_sync(job);
+        pool.search_sync(depth_job(start, depth, &listener, pool.tt()));
         let n = pool.last_nodes();
         nodes += n;
         progress(i, fen, n);

@@ -455,7 +455,7 @@ impl device::MoveGenDevice for Metered {
 /// co-simulated generator behind the device interface, next to the software device; prints
 /// both node counts, the boundary traffic and the device clocks.
 pub fn bench_rtl(depth: i32, hash_mb: usize, count: usize) -> Result<ExitCode, String> {
-    use search::{Event, Job, Limits, Listener, ThreadPool};
+    use search::{Event, Listener, ThreadPool};
     use std::sync::{Arc, Mutex};
     if !rtl::available() {
         return Err("this estuary was built without verilator: no RTL device (apt-get install verilator, rebuild)".into());
@@ -474,16 +474,7 @@ pub fn bench_rtl(depth: i32, hash_mb: usize, count: usize) -> Result<ExitCode, S
         let start = chess::Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
         for (pool, nodes) in [(&sw_pool, &mut sw_nodes), (&rtl_pool, &mut rtl_nodes)] {
             pool.clear();
-            let job = Job {
-                start,
-                moves: vec![],
-                limits: Limits::depth(depth),
-                multipv: 1,
-                move_overhead: 0,
-                listener: listener.clone(),
-                tt: pool.tt().clone(),
-            };
-            pool.search_sync(job);
+            pool.search_sync(crate::bench::depth_job(start, depth, &listener, pool.tt()));
             *nodes += pool.last_nodes();
         }
         eprintln!("{fen}: software {sw_nodes} rtl {rtl_nodes} (cumulative)");
