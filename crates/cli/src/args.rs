@@ -105,6 +105,27 @@ impl Args {
     }
 }
 
+/// Prints one line to stdout. When the reader has gone away (`estuary perft 6 | head -1`) the
+/// program ends quietly instead of panicking.
+pub fn emit(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_fmt(line)
+        .and_then(|_| out.write_all(b"\n"))
+        .and_then(|_| out.flush())
+        .is_err()
+    {
+        std::process::exit(0);
+    }
+}
+
+/// `println!` that ends the program quietly on a closed pipe (see [`emit`]).
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => { $crate::args::emit(format_args!($($t)*)) };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,20 +151,4 @@ mod tests {
         let mut b = Args::parse(&s(&["--threads", "x"]), &[]).unwrap();
         assert!(b.parsed::<usize>("threads").is_err());
     }
-}
-
-/// Prints one line to stdout. When the reader has gone away (`estuary perft 6 | head -1`) the
-/// program ends quietly instead of panicking.
-pub fn emit(line: std::fmt::Arguments) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if out.write_fmt(line).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush()).is_err() {
-        std::process::exit(0);
-    }
-}
-
-/// `println!` that ends the program quietly on a closed pipe (see [`emit`]).
-#[macro_export]
-macro_rules! outln {
-    ($($t:tt)*) => { $crate::args::emit(format_args!($($t)*)) };
 }

@@ -12,18 +12,26 @@ const FLAGS: &[&str] = &["divide", "chess960"];
 /// `estuary perft --epd FILE [--max-depth D] [--threads N]`.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(raw, FLAGS).map_err(|e| e.to_string())?;
-    let threads: usize = args.parsed("threads").map_err(|e| e.to_string())?.unwrap_or(1).max(1);
+    let threads: usize = args
+        .parsed("threads")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(1)
+        .max(1);
     if let Some(file) = args.value("epd") {
         let max_depth: Option<u32> = args.parsed("max-depth").map_err(|e| e.to_string())?;
         args.finish().map_err(|e| e.to_string())?;
         return run_suite(&file, max_depth, threads);
     }
     let depth: u32 = match args.positional() {
-        [d] => d.parse().map_err(|_| format!("perft: DEPTH must be a number, got '{d}'"))?,
+        [d] => d
+            .parse()
+            .map_err(|_| format!("perft: DEPTH must be a number, got '{d}'"))?,
         [] => return Err("perft: missing DEPTH (or --epd FILE)".into()),
         _ => return Err("perft: too many arguments".into()),
     };
-    let fen = args.value("fen").unwrap_or_else(|| chess::STARTPOS.to_string());
+    let fen = args
+        .value("fen")
+        .unwrap_or_else(|| chess::STARTPOS.to_string());
     let divide = args.flag("divide");
     let chess960 = args.flag("chess960");
     args.finish().map_err(|e| e.to_string())?;
@@ -37,12 +45,19 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         for (m, n) in &rows {
             outln!("{}: {n}", board.move_to_uci(*m));
         }
-        rows.iter().map(|r| r.1).sum::<u64>().max(u64::from(depth == 0))
+        rows.iter()
+            .map(|r| r.1)
+            .sum::<u64>()
+            .max(u64::from(depth == 0))
     } else {
         perft_parallel(&board, depth, threads)
     };
     let secs = start.elapsed().as_secs_f64();
-    outln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    outln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
     outln!("nodes {nodes}");
     Ok(ExitCode::SUCCESS)
 }
@@ -65,12 +80,23 @@ fn run_suite(path: &str, max_depth: Option<u32>, threads: usize) -> Result<ExitC
                 passed += 1;
             } else {
                 failed += 1;
-                outln!("FAIL {} depth {d}: expected {expected}, got {got}", line.fen);
+                outln!(
+                    "FAIL {} depth {d}: expected {expected}, got {got}",
+                    line.fen
+                );
             }
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    outln!("time {:.3} s, {nodes} nodes, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+    outln!(
+        "time {:.3} s, {nodes} nodes, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
     outln!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
