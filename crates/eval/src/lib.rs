@@ -11,11 +11,13 @@
 mod breakdown;
 mod masks;
 pub mod params;
+mod pawns;
 pub mod tune;
 mod weights;
 
 pub use breakdown::Breakdown;
 pub use params::{Term, NUM_PARAMS, S};
+pub use pawns::{pawn_key, PawnCache};
 pub use weights::WEIGHTS;
 
 use chess::attacks::{attacks_from, king_attacks, pawn_attacks};
@@ -80,7 +82,7 @@ pub fn endgame_scale(b: &Board, eg: i32) -> i32 {
     }
 }
 
-struct Acc<'a, T: Trace> {
+pub(crate) struct Acc<'a, T: Trace> {
     mg: i32,
     eg: i32,
     w: &'a [S],
@@ -114,6 +116,32 @@ fn pawn_attack_set(p: Bitboard, c: Color) -> Bitboard {
 pub fn evaluate_with<T: Trace>(b: &Board, w: &[S], t: &mut T) -> i32 {
     let mut acc = Acc { mg: 0, eg: 0, w, t };
     for c in Color::ALL {
+        pawn_terms(b, c, &mut acc);
+    }
+    finish(b, acc)
+}
+
+/// Static evaluation like [`evaluate`], with the pawn-only terms read from (or stored in)
+/// `cache`: the same score, computed faster when pawn structures repeat.
+#[inline]
+pub fn evaluate_cached(b: &Board, cache: &mut PawnCache) -> i32 {
+    let (mg, eg) = cache.pawn_score(b);
+    finish(
+        b,
+        Acc {
+            mg,
+            eg,
+            w: &WEIGHTS,
+            t: &mut NoTrace,
+        },
+    )
+}
+
+/// Adds every term but the pawn-only ones to `acc` (which holds those) and returns the
+/// tapered score from the side to move's point of view.
+#[inline(always)]
+fn finish<T: Trace>(b: &Board, mut acc: Acc<'_, T>) -> i32 {
+    for c in Color::ALL {
         side(b, c, &mut acc);
     }
     acc.add(TEMPO, b.side_to_move(), 1);
@@ -126,20 +154,15 @@ pub fn evaluate_with<T: Trace>(b: &Board, w: &[S], t: &mut T) -> i32 {
     }
 }
 
-/// Every term for side `c`.
-fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
+/// The pawn-only terms for side `c` (material, squares, passed, isolated, connected,
+/// backward, doubled): they depend on the pawns alone, so the search caches their sum by
+/// pawn key ([`PawnCache`]).
+pub(crate) fn pawn_terms<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
     let them = !c;
-    let occ = b.occupied();
-    let own = b.color(c);
     let our_pawns = b.pieces(c, PieceKind::Pawn);
     let their_pawns = b.pieces(them, PieceKind::Pawn);
     let their_pawn_attacks = pawn_attack_set(their_pawns, them);
-    let area = !own & !their_pawn_attacks;
-    let their_king = b.king(them);
-    let zone = king_attacks(their_king) | Bitboard::from_square(their_king);
     let ci = c.index();
-
-    // Pawns.
     for sq in our_pawns {
         let rel = sq.relative(c);
         let r = rel.rank() as usize;
@@ -175,6 +198,20 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
             acc.add(DOUBLED, c, n - 1);
         }
     }
+}
+
+/// Every term for side `c` but the pawn-only ones.
+fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
+    let them = !c;
+    let occ = b.occupied();
+    let own = b.color(c);
+    let our_pawns = b.pieces(c, PieceKind::Pawn);
+    let their_pawns = b.pieces(them, PieceKind::Pawn);
+    let their_pawn_attacks = pawn_attack_set(their_pawns, them);
+    let area = !own & !their_pawn_attacks;
+    let their_king = b.king(them);
+    let zone = king_attacks(their_king) | Bitboard::from_square(their_king);
+    let ci = c.index();
 
     // Pieces.
     let mut attackers = 0;

@@ -73,6 +73,7 @@ pub struct Worker<D: MoveGenDevice> {
     pub id: usize,
     dev: D,
     hist: History,
+    pawns: eval::PawnCache,
     stack: Vec<Frame>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -103,6 +104,7 @@ impl<D: MoveGenDevice> Worker<D> {
             id,
             dev,
             hist: History::default(),
+            pawns: eval::PawnCache::default(),
             stack: vec![Frame::default(); MAX_PLY + OFS + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -124,6 +126,7 @@ impl<D: MoveGenDevice> Worker<D> {
     /// Forgets the move-ordering statistics (new game).
     pub fn clear(&mut self) {
         self.hist.clear();
+        self.pawns.clear();
     }
 
     /// The root position of the current (or last) search.
@@ -414,8 +417,8 @@ impl<D: MoveGenDevice> Worker<D> {
     }
 
     #[inline(always)]
-    fn eval(&self) -> i32 {
-        eval::evaluate(self.dev.position())
+    fn eval(&mut self) -> i32 {
+        eval::evaluate_cached(self.dev.position(), &mut self.pawns)
     }
 
     fn has_non_pawn_material(b: &Board) -> bool {
