@@ -91,7 +91,11 @@ impl TimeBudget {
         };
         let time = time.max(0) as u64;
         let inc = inc.unwrap_or(0).max(0) as u64;
-        let avail = time.saturating_sub(overhead).max(1);
+        // Besides the overhead of every move, a reserve of a few overheads is never planned
+        // for: at small increments the clock otherwise settles just above the overhead in long
+        // games, where one scheduling stall on a loaded machine loses on time.
+        let reserve = overhead * 4;
+        let avail = time.saturating_sub(overhead + reserve).max(1);
         let mtg = limits.movestogo.map_or(25, |m| m.clamp(1, 40)) as u64;
         let base = avail / mtg + inc * 3 / 4;
         let soft = base.min(avail * 6 / 10).max(1);
@@ -133,6 +137,19 @@ mod tests {
         };
         let t = TimeBudget::plan(&l, Color::White, 100);
         assert!(t.hard.unwrap() <= 4900 * 8 / 10 && t.soft.unwrap() >= 2000);
+        // A long game at 1s+0.01s spending the hard limit on every move: the clock settles
+        // above the overhead and its reserve instead of draining towards zero.
+        let mut clock = 1000i64;
+        for _ in 0..500 {
+            let l = Limits {
+                wtime: Some(clock),
+                winc: Some(10),
+                ..Limits::default()
+            };
+            clock -= TimeBudget::plan(&l, Color::White, 50).hard.unwrap() as i64;
+            assert!(clock >= 200, "clock fell to {clock} ms");
+            clock += 10;
+        }
         // Move Overhead comes off a fixed move time.
         assert_eq!(
             TimeBudget::plan(&Limits::movetime(1000), Color::White, 50).hard,
