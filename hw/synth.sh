@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 OUT=synth/out
 mkdir -p "$OUT"
-SRC="rtl/board_state.v rtl/slider_fill.v rtl/king_safety.v rtl/move_sets.v rtl/move_stream.v rtl/estuary_movegen.v"
+SRC="rtl/board_state.v rtl/king_analysis.v rtl/enemy_attacks.v rtl/piece_sets.v rtl/pawn_king_sets.v rtl/move_stream.v rtl/estuary_movegen.v"
 TOP=${TOP:-estuary_movegen}
 YOSYS=${YOSYS:-yosys}
 

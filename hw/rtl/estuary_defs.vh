@@ -111,3 +111,61 @@ function automatic [5:0] onehot_index(input [63:0] b);
             if (b[i]) onehot_index = onehot_index | i[5:0];
     end
 endfunction
+
+// ---- Lines through a square: file, rank, diagonal, anti-diagonal (the AXIS_* numbers) ----
+// A line is named by line_id (file: the file; rank: the rank; diagonal: rank - file + 7;
+// anti-diagonal: rank + file) and its squares by line_pos (the rank on a file, else the file).
+// The 8 squares of a line in order form the 8-bit line occupancy that indexes the generated
+// line ROM (rom_rank_attacks), as in the thesis' line-occupancy ROMs.
+function automatic [3:0] line_id(input [1:0] axis, input [5:0] sq);
+    case (axis)
+        AXIS_FILE: line_id = {1'b0, sq[2:0]};
+        AXIS_RANK: line_id = {1'b0, sq[5:3]};
+        AXIS_DIAG: line_id = {1'b0, sq[5:3]} + 4'd7 - {1'b0, sq[2:0]};
+        default:   line_id = {1'b0, sq[5:3]} + {1'b0, sq[2:0]};
+    endcase
+endfunction
+
+function automatic [2:0] line_pos(input [1:0] axis, input [5:0] sq);
+    line_pos = (axis == AXIS_FILE) ? sq[5:3] : sq[2:0];
+endfunction
+
+// The 8 bits of board b along line `id` (positions off the board read 0).
+function automatic [7:0] line_gather(input [1:0] axis, input [3:0] id, input [63:0] b);
+    integer x;
+    reg [4:0] r;
+    begin
+        line_gather = 8'd0;
+        for (x = 0; x < 8; x = x + 1) begin
+            case (axis)
+                AXIS_FILE: line_gather[x] = b[8 * x + id[2:0]];
+                AXIS_RANK: line_gather[x] = b[8 * id[2:0] + x];
+                AXIS_DIAG: begin
+                    r = {1'b0, id} + x - 5'd7;   // rank of the square on file x
+                    line_gather[x] = ({1'b0, id} + x >= 5'd7) && (r < 5'd8) && b[{r[2:0], x[2:0]}];
+                end
+                default: begin
+                    r = {1'b0, id} - x;
+                    line_gather[x] = ({1'b0, id} >= x) && (r < 5'd8) && b[{r[2:0], x[2:0]}];
+                end
+            endcase
+        end
+    end
+endfunction
+
+// The board with the 8 line bits a8 put back on line `id`.
+function automatic [63:0] line_scatter(input [1:0] axis, input [3:0] id, input [7:0] a8);
+    integer s;
+    begin
+        for (s = 0; s < 64; s = s + 1)
+            line_scatter[s] = (line_id(axis, s[5:0]) == id) && a8[line_pos(axis, s[5:0])];
+    end
+endfunction
+
+// Positions above / below p on an 8-bit line.
+function automatic [7:0] above8(input [2:0] p);
+    above8 = ~((8'd2 << p) - 8'd1);
+endfunction
+function automatic [7:0] below8(input [2:0] p);
+    below8 = (8'd1 << p) - 8'd1;
+endfunction

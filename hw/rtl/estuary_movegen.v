@@ -1,15 +1,20 @@
 // Top level of the Estuary move generator: a command port (load / make / unmake / null /
-// generate), a move port (one legal move per clock while generating) and an in-check flag.
+// generate), a move port (one legal move per clock while streaming) and an in-check flag.
 //
-//   board_state  -> king_safety -> (register) -> move_sets -> move_stream -> move port
-//   (make/unmake)   checks, pins,                 per-piece      MVV-LVA priority,
-//                   attack map                    generators     origin, flags
+//   board_state -+-> king_analysis (4 stages) -+-> pawn_king_sets --+
+//   (make/unmake)|   checks, pins               |   pawns, king,      |
+//                |                              |   castling          +-> move_stream -> moves
+//                +-> enemy_attacks (fill) ------+                     |   selector, fetch,
+//                +-> piece_sets (one piece a clock, 4 stages) --------+   queue, emitter
 //
 // Commands (cmd, with cmd_addr / cmd_data), accepted when `ready`:
 //   1 LOAD   write load word cmd_addr (see board_state)   2 MAKE    cmd_data[15:0] = move
 //   3 UNMAKE cmd_data = unmake word                        4 NULL    pass the turn
-//   5 GEN    cmd_data[0] = captures only: two cycles of analysis, then one move per cycle on
-//            move_valid/move, then a gen_done pulse.
+//   5 GEN    cmd_data[0] = captures only: the sets are built (7 clocks, or 5 + the number of
+//            knights, bishops, rooks and queens), then moves stream out one per clock on
+//            move_valid/move, then a gen_done pulse (with or after the last move).
+// in_check describes the board as of ANALYSIS_LATENCY (4) clocks earlier: read it 4 clocks
+// after the last command. GEN may follow a command at once.
 module estuary_movegen (
     input  wire        clk,
     input  wire        rst,
@@ -24,12 +29,14 @@ module estuary_movegen (
     output wire        gen_done
 );
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4, CMD_GEN = 3'd5;
-    localparam [1:0] S_IDLE = 2'd0, S_ANALYZE = 2'd1, S_STREAM = 2'd2;
+    // Clock (after the GEN edge) in which the analysis, then the enemy attack map, are valid.
+    localparam [4:0] T_ANALYSIS = 5'd3, T_ATTACKS = 5'd4, T_FLAGS = 5'd6;
 
-    reg [1:0] state;
-    reg       captures_only;
-    assign ready = state == S_IDLE;
+    reg       busy;
+    reg [4:0] t;
+    assign ready = !busy;
     wire accept = cmd_valid && ready;
+    wire start = accept && cmd == CMD_GEN;
 
     wire [383:0] kinds;
     wire [127:0] colors;
@@ -44,60 +51,69 @@ module estuary_movegen (
         .unmake(accept && cmd == CMD_UNMAKE), .word(cmd_data),
         .kinds(kinds), .colors(colors), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs));
 
-    wire [63:0]  ours_c, them_c, enemy_attacks_c, checkers_c, check_mask_c;
-    wire [5:0]   king_sq_c;
-    wire         double_check_c;
-    wire [255:0] pinned_axis_c;
-    king_safety safety (
-        .kinds(kinds), .colors(colors), .side(side),
-        .ours(ours_c), .them(them_c), .king_sq(king_sq_c), .enemy_attacks(enemy_attacks_c),
-        .checkers(checkers_c), .double_check(double_check_c), .check_mask(check_mask_c),
-        .pinned_axis(pinned_axis_c));
+    wire [5:0]   king_sq;
+    wire [63:0]  check_mask, leaper_checkers;
+    wire [255:0] pinned_axis;
+    wire         double_check;
+    king_analysis safety (
+        .clk(clk), .kinds(kinds), .colors(colors), .side(side),
+        .king_sq(king_sq), .check_mask(check_mask), .pinned_axis(pinned_axis),
+        .leaper_checkers(leaper_checkers), .in_check(in_check), .double_check(double_check));
 
-    // Pipeline register between the analysis and the generators.
-    reg [63:0]  ours, them, enemy_attacks, checkers, check_mask;
-    reg [5:0]   king_sq;
-    reg         double_check;
-    reg [255:0] pinned_axis;
-    always @(posedge clk) begin
-        ours <= ours_c;
-        them <= them_c;
-        enemy_attacks <= enemy_attacks_c;
-        checkers <= checkers_c;
-        check_mask <= check_mask_c;
-        king_sq <= king_sq_c;
-        double_check <= double_check_c;
-        pinned_axis <= pinned_axis_c;
-    end
-    assign in_check = checkers_c != 64'd0;   // straight from the board registers
+    wire [63:0] enemy_att;
+    enemy_attacks enemy (
+        .clk(clk), .start(start), .kinds(kinds), .colors(colors), .side(side), .attacks(enemy_att));
 
-    wire [2303:0] sets;
-    wire          finishing;
-    move_sets generators (
-        .kinds(kinds), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs),
-        .ours(ours), .them(them), .king_sq(king_sq), .enemy_attacks(enemy_attacks),
-        .checkers(checkers), .double_check(double_check), .check_mask(check_mask),
-        .pinned_axis(pinned_axis), .sets(sets));
+    wire        wr_valid, pieces_done;
+    wire [3:0]  wr_slot;
+    wire [5:0]  wr_sq;
+    wire [63:0] wr_set;
+    piece_sets pieces (
+        .clk(clk), .rst(rst), .start(start), .kinds(kinds), .colors(colors), .side(side),
+        .check_mask(check_mask), .pinned_axis(pinned_axis), .double_check(double_check),
+        .wr_valid(wr_valid), .wr_slot(wr_slot), .wr_sq(wr_sq), .wr_set(wr_set), .done(pieces_done));
 
+    wire [575:0] pawn_sets;
+    wire [63:0]  king_set;
+    wire [1:0]   castle_ok;
+    wire [11:0]  castle_sq;
+    pawn_king_sets pawns_king (
+        .kinds(kinds), .colors(colors), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs),
+        .king_sq(king_sq), .check_mask(check_mask), .pinned_axis(pinned_axis),
+        .leaper_checkers(leaper_checkers), .in_check(in_check), .double_check(double_check),
+        .enemy_attacks(enemy_att),
+        .pawn_sets(pawn_sets), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq));
+
+    wire finishing;
+    reg  streaming;
+    wire go = busy && t >= T_FLAGS && pieces_done && !streaming;
     move_stream stream (
-        .clk(clk), .rst(rst), .start(state == S_ANALYZE), .captures_only(captures_only),
-        .sets(sets), .side(side), .ours(ours), .them(them), .kinds(kinds), .king_sq(king_sq),
+        .clk(clk), .rst(rst), .start(start), .captures_only(cmd_data[0]), .go(go),
+        .kinds(kinds), .colors(colors), .side(side), .king_sq(king_sq),
+        .load_pawns(busy && t == T_ANALYSIS), .pawn_sets(pawn_sets),
+        .load_king(busy && t == T_ATTACKS), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq),
+        .wr_valid(wr_valid), .wr_slot(wr_slot), .wr_sq(wr_sq), .wr_set(wr_set),
         .move_valid(move_valid), .move(move), .done(gen_done), .finishing(finishing));
 
+    // o1_done follows `finishing` by a clock and gen_done by two: ready again with gen_done.
+    reg fin1;
     always @(posedge clk) begin
         if (rst) begin
-            state <= S_IDLE;
-            captures_only <= 1'b0;
+            busy <= 1'b0;
+            streaming <= 1'b0;
+            fin1 <= 1'b0;
+            t <= 5'd0;
         end else begin
-            case (state)
-                S_IDLE:
-                    if (accept && cmd == CMD_GEN) begin
-                        state <= S_ANALYZE;
-                        captures_only <= cmd_data[0];
-                    end
-                S_ANALYZE: state <= S_STREAM;
-                default: if (finishing) state <= S_IDLE;
-            endcase
+            fin1 <= finishing;
+            if (start) begin
+                busy <= 1'b1;
+                streaming <= 1'b0;
+                t <= 5'd0;
+            end else if (busy) begin
+                if (t != 5'd31) t <= t + 5'd1;
+                if (go) streaming <= 1'b1;
+                if (fin1) busy <= 1'b0;
+            end
         end
     end
 endmodule

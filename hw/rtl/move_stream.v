@@ -1,52 +1,60 @@
-// The move stream: holds the channel sets from move_sets and hands out one move per clock,
-// captures first in MVV-LVA order. Each cycle
-//   1. picks the phase: the most valuable victim kind (queen .. pawn, from the generated
-//      VICTIM_p order) that some channel can still capture, then promotion pushes, then quiet
-//      moves (all mode only);
-//   2. picks the first channel with a destination in that phase (channels are numbered from
-//      the least valuable attacker up, so within a victim the cheapest attacker goes first);
-//   3. takes that channel's lowest destination square, works out the origin (fixed step back
-//      for pawns, knights; the first occupied square back along the ray for sliders, via the
-//      generated ray ROM; the king square for king moves and castling) and emits the move.
-// A promotion destination is emitted four times (queen, knight, bishop, rook) before it is
-// cleared; in captures-only mode a promotion push yields only the queen.
+// The move stream: collects the legal destination sets of every source (pawn channels, piece
+// slots, the king, castling) and hands out one move per clock, captures first in MVV-LVA
+// order. Sources, in attacker order (least valuable first):
+//   0-8 pawn channels (see pawn_king_sets)   9-24 piece slots 0-15 (piece_sets fills them in
+//   attacker order)   25 king   26-27 castling short/long (quiet; king takes rook).
+// Phases: 0-4 captures of the victim kind VICTIM_p (most valuable first; en passant in the
+// pawn phase), 5 promotion pushes, 6 quiet moves (all mode only).
+//
+// Three decoupled units, so that no path runs through all of them:
+//   selector  flags F[phase][source] ("this source has a move in this phase"), written as the
+//             sets arrive. Each clock it takes the lowest source of the lowest phase with a
+//             flag (a 28-bit isolate), clears that flag and issues the group (phase, source);
+//   fetch     reads the source's set (slot sets sit in a small RAM), masks it to the phase's
+//             victims and queues the group (4 entries);
+//   emitter   holds one group and takes its lowest destination each clock (a promotion
+//             destination four times: queen, knight, bishop, rook; captures-only mode makes a
+//             promotion push a queen only), loading the next queued group as the last move of
+//             a group leaves. Two output stages turn destination and source into the move word.
+// A group of one move a clock keeps the queue level, so the stream runs at one move per
+// clock once the first group is out.
 module move_stream (
     input  wire          clk,
     input  wire          rst,
-    input  wire          start,           // latch `sets` and begin streaming
-    input  wire          captures_only,
-    input  wire [2303:0] sets,
-    input  wire          side,
-    input  wire [63:0]   ours,
-    input  wire [63:0]   them,
+    input  wire          start,          // clear the flags (GEN accepted)
+    input  wire          captures_only,  // valid from start
+    input  wire          go,             // every set has been written: start selecting
     input  wire [383:0]  kinds,
+    input  wire [127:0]  colors,
+    input  wire          side,
     input  wire [5:0]    king_sq,
+    // pawn channels and the king, castling (set-wise; registered here, flagged a clock later)
+    input  wire          load_pawns,
+    input  wire [575:0]  pawn_sets,
+    input  wire          load_king,
+    input  wire [63:0]   king_set,
+    input  wire [1:0]    castle_ok,
+    input  wire [11:0]   castle_sq,
+    // piece slots, one a clock
+    input  wire          wr_valid,
+    input  wire [3:0]    wr_slot,
+    input  wire [5:0]    wr_sq,
+    input  wire [63:0]   wr_set,
     output reg           move_valid,
     output reg  [15:0]   move,
-    output reg           done,            // one-cycle pulse after the last move
-    output wire          finishing        // nothing left: done (and ready) at the next clock
+    output reg           done,           // one-clock pulse with or after the last move
+    output wire          finishing       // done rises at the next clock
 );
 `include "estuary_defs.vh"
 `include "gen/estuary_consts.vh"
-`include "gen/estuary_tables.vh"
 
-    localparam integer NCH = 36;
-    localparam integer CH_EP_W = 4, CH_EP_E = 5, CH_KING = 30, CH_PUSH = 31, CH_DOUBLE = 32;
-    localparam integer CH_PROMO_PUSH = 33, CH_CASTLE_SHORT = 34, CH_CASTLE_LONG = 35;
+    localparam integer NSRC = 28;
+    localparam [4:0] SRC_PROMO_CAP_W = 5'd2, SRC_PROMO_CAP_E = 5'd3, SRC_EP_W = 5'd4, SRC_EP_E = 5'd5;
+    localparam [4:0] SRC_PUSH = 5'd6, SRC_DOUBLE = 5'd7, SRC_PROMO_PUSH = 5'd8, SRC_SLOT0 = 5'd9;
+    localparam [4:0] SRC_KING = 5'd25, SRC_CASTLE_S = 5'd26, SRC_CASTLE_L = 5'd27;
+    localparam [2:0] PH_PAWN = 3'd4, PH_PROMO = 3'd5, PH_QUIET = 3'd6, PH_NONE = 3'd7;
 
-    // Channels that take ordinary destinations: pawn and promotion captures, pieces, king.
-    function automatic is_piece_channel(input integer c);
-        is_piece_channel = (c < CH_EP_W) || (c > CH_EP_E && c <= CH_KING);
-    endfunction
-    function automatic [2:0] slider_dir(input integer c);   // channels 14-29
-        slider_dir = (c < 18) ? c - 10 : (c < 22) ? c - 18 : c - 22;
-    endfunction
-
-    reg [63:0] w [0:NCH-1];
-    reg        active, mode_captures;
-    reg [1:0]  promo_count;
-
-    wire [63:0] occ = ours | them;
+    wire [63:0] them = colors[64 * (!side) +: 64];
     wire [63:0] victim [0:4];
     assign victim[0] = kinds[64 * VICTIM_0 +: 64] & them;
     assign victim[1] = kinds[64 * VICTIM_1 +: 64] & them;
@@ -54,130 +62,227 @@ module move_stream (
     assign victim[3] = kinds[64 * VICTIM_3 +: 64] & them;
     assign victim[4] = kinds[64 * VICTIM_4 +: 64] & them;
 
-    // ---- 1. phase ----
-    reg [63:0] reach;
-    reg [6:0]  pending;
-    reg [2:0]  phase;
-    integer c, p, q, x;
+    reg capmode;
+
+    // Phases in which a destination set S of an ordinary mover (pawn capture channel, piece,
+    // king) has moves.
+    function automatic [6:0] mover_phases(input [63:0] s, input [63:0] v0, input [63:0] v1,
+                                          input [63:0] v2, input [63:0] v3, input [63:0] v4,
+                                          input [63:0] th, input quiet);
+        mover_phases = {quiet && (s & ~th) != 64'd0, 1'b0, (s & v4) != 64'd0, (s & v3) != 64'd0,
+                        (s & v2) != 64'd0, (s & v1) != 64'd0, (s & v0) != 64'd0};
+    endfunction
+
+    // ---- source sets ----
+    reg [63:0] pawn_r [0:8];
+    reg [63:0] king_r;
+    reg [1:0]  castle_r;
+    reg [11:0] castle_sq_r;
+    reg [63:0] slot_set [0:15];   // small RAM: one write port, one read port
+    reg [5:0]  slot_sq [0:15];
+    reg        pawns_loaded, king_loaded;
+
+    // ---- selector ----
+    reg [7*NSRC-1:0] F;   // phase p, source s at bit NSRC*p + s
+    reg [2:0]      ph;
+    reg            running;
+    wire           run = running || go;
+    reg [6:0]      ne;
+    reg [2:0]      eff;
+    integer p;
     always @* begin
-        reach = 64'd0;
-        for (c = 0; c < NCH; c = c + 1)
-            if (is_piece_channel(c)) reach = reach | w[c];
-        for (p = 0; p < 5; p = p + 1)
-            pending[p] = (reach & victim[p]) != 64'd0;
-        pending[4] = pending[4] | (w[CH_EP_W] != 64'd0) | (w[CH_EP_E] != 64'd0);
-        pending[5] = w[CH_PROMO_PUSH] != 64'd0;
-        pending[6] = !mode_captures && ((reach & ~them) != 64'd0 || w[CH_PUSH] != 64'd0
-                     || w[CH_DOUBLE] != 64'd0 || w[CH_CASTLE_SHORT] != 64'd0 || w[CH_CASTLE_LONG] != 64'd0);
-        phase = 3'd7;
+        for (p = 0; p < 7; p = p + 1) ne[p] = F[NSRC * p +: NSRC] != {NSRC{1'b0}};
+        eff = PH_NONE;
         for (p = 6; p >= 0; p = p - 1)
-            if (pending[p]) phase = p[2:0];
+            if (ne[p] && p >= ph) eff = p[2:0];
     end
-    wire any = active && pending != 7'd0;
-    assign finishing = active && !any;
+    wire            sel_empty = eff == PH_NONE;
+    wire [NSRC-1:0] row = F[NSRC * (eff == PH_NONE ? 3'd0 : eff) +: NSRC];
+    wire [NSRC-1:0] pick = row & (~row + 1'b1);
+    wire [NSRC-1:0] row_left = row & ~pick;
 
-    // ---- 2. channel ----
-    // Per channel: its destinations in this phase; the lowest channel with any wins. The pick is
-    // a one-hot isolate (carry chain) and an AND-OR tree, not a 36-deep priority mux.
-    reg [63:0] act [0:NCH-1];
-    reg [63:0] piece_mask;
-    reg [NCH-1:0] has;
+    // ---- fetch ----
+    reg        fv;
+    reg [4:0]  f_src;
+    reg [2:0]  f_ph;
+    reg [2:0]  cnt;        // queued groups
+    wire       issue = run && !sel_empty && (cnt + fv) <= 3'd3;
+    wire       f_slot = f_src >= SRC_SLOT0 && f_src < SRC_KING;
+    wire [3:0] f_slot_i = f_src - SRC_SLOT0;
+    reg [63:0] f_set;
     always @* begin
-        case (phase)
-            3'd0, 3'd1, 3'd2, 3'd3, 3'd4: piece_mask = victim[phase];
-            3'd6: piece_mask = ~them;
-            default: piece_mask = 64'd0;
-        endcase
-        for (q = 0; q < NCH; q = q + 1) begin
-            if (is_piece_channel(q)) act[q] = w[q] & piece_mask;
-            else if (q == CH_EP_W || q == CH_EP_E) act[q] = (phase == 3'd4) ? w[q] : 64'd0;
-            else if (q == CH_PROMO_PUSH) act[q] = (phase == 3'd5) ? w[q] : 64'd0;
-            else act[q] = (phase == 3'd6) ? w[q] : 64'd0;
-            has[q] = act[q] != 64'd0;
-        end
+        if (f_src < SRC_SLOT0) f_set = pawn_r[f_src];
+        else if (f_slot) f_set = slot_set[f_slot_i];
+        else if (f_src == SRC_KING) f_set = king_r;
+        else if (f_src == SRC_CASTLE_S) f_set = 64'd1 << castle_sq_r[5:0];
+        else f_set = 64'd1 << castle_sq_r[11:6];
     end
-    wire [NCH-1:0] first = has & (~has + 1'b1);
-    reg  [63:0] chosen;
-    reg  [5:0]  sel;
-    integer y;
-    always @* begin
-        chosen = 64'd0;
-        sel = 6'd0;
-        for (y = 0; y < NCH; y = y + 1) begin
-            chosen = chosen | (first[y] ? act[y] : 64'd0);
-            sel = sel | (first[y] ? y[5:0] : 6'd0);
-        end
-    end
+    // Ordinary movers keep the phase's victims (or the empty squares when quiet).
+    wire        f_masked = f_src < SRC_EP_W || (f_src >= SRC_SLOT0 && f_src <= SRC_KING);
+    wire [63:0] f_mask = !f_masked ? ~64'd0 : (f_ph < 3'd5) ? victim[f_ph] : ~them;
+    wire [5:0]  f_from = f_slot ? slot_sq[f_slot_i] : king_sq;
 
-    // ---- 3. destination, origin, flag ----
-    wire [63:0] to_bb = lowest_bit(chosen);
-    wire [5:0]  to = onehot_index(to_bb);
-    wire [2:0]  up = side ? DIR_S : DIR_N;
-    wire [2:0]  cap_w = side ? DIR_SW : DIR_NW;
-    wire [2:0]  cap_e = side ? DIR_SE : DIR_NE;
-    // Slider origin: nearest occupied square behind `to`, looking against the move.
-    wire [2:0]  sdir = slider_dir(sel);
-    wire [63:0] behind = rom_ray(dir_opposite(sdir), to) & occ;
-    wire [5:0]  slider_from = onehot_index((dir_delta(sdir) > 0) ? highest_bit(behind) : lowest_bit(behind));
-    wire [1:0]  promo_low = (promo_count == 2'd0) ? 2'd3 : promo_count - 2'd1;  // Q N B R
-    wire        capture = (them & to_bb) != 64'd0;
+    // ---- queue ----
+    reg [63:0] q_bits [0:3];
+    reg [4:0]  q_src [0:3];
+    reg [2:0]  q_ph [0:3];
+    reg [5:0]  q_from [0:3];
+    reg [1:0]  q_rd, q_wr;
 
-    reg [5:0] from;
-    reg [3:0] flag;
-    reg       last;   // this is the last move for destination `to` in channel `sel`
-    always @* begin
-        last = 1'b1;
-        flag = capture ? FLAG_CAPTURE : FLAG_QUIET;
-        case (sel)
-            6'd0, 6'd2, 6'd4: from = to - dir_delta(cap_w);
-            6'd1, 6'd3, 6'd5: from = to - dir_delta(cap_e);
-            CH_KING, CH_CASTLE_SHORT, CH_CASTLE_LONG: from = king_sq;
-            CH_PUSH, CH_PROMO_PUSH: from = to - dir_delta(up);
-            CH_DOUBLE: from = to - dir_delta(up) - dir_delta(up);
-            default: from = (sel < 6'd14) ? to - knight_delta(sel - 6'd6) : slider_from;
-        endcase
-        case (sel)
-            6'd2, 6'd3: begin
-                flag = {2'b11, promo_low};
-                last = promo_count == 2'd3;
-            end
-            CH_PROMO_PUSH: begin
-                flag = {2'b10, promo_low};
-                last = promo_count == 2'd3 || mode_captures;
-            end
-            CH_EP_W, CH_EP_E: flag = FLAG_EN_PASSANT;
-            CH_DOUBLE: flag = FLAG_DOUBLE_PUSH;
-            CH_CASTLE_SHORT, CH_CASTLE_LONG: flag = FLAG_CASTLE;
-            default: ;
-        endcase
-    end
+    // ---- emitter ----
+    reg        cur_v;
+    reg [63:0] cur_bits;
+    reg [4:0]  cur_src;
+    reg [2:0]  cur_ph;
+    reg [5:0]  cur_from;
+    reg [1:0]  pcount;
+    wire [63:0] low = lowest_bit(cur_bits);
+    wire [63:0] rest = cur_bits & ~low;
+    wire        promo = cur_src == SRC_PROMO_CAP_W || cur_src == SRC_PROMO_CAP_E || cur_src == SRC_PROMO_PUSH;
+    wire        last = !promo || pcount == 2'd3 || (cur_src == SRC_PROMO_PUSH && capmode);
+    wire        finish = cur_v && last && rest == 64'd0;
+    wire        take = !cur_v || finish;
+    wire        pop = take && cnt != 3'd0;
+    assign finishing = running && sel_empty && !fv && cnt == 3'd0 && (!cur_v || finish);
 
+    // ---- output stages ----
+    reg        o1_v, o1_done;
+    reg [63:0] o1_low;
+    reg [4:0]  o1_src;
+    reg [2:0]  o1_ph;
+    reg [5:0]  o1_from;
+    reg [1:0]  o1_pc;
+
+    integer i;
     always @(posedge clk) begin
-        if (rst) begin
-            active <= 1'b0;
-            move_valid <= 1'b0;
-            done <= 1'b0;
-            promo_count <= 2'd0;
-        end else if (start) begin
-            for (x = 0; x < NCH; x = x + 1) w[x] <= sets[64 * x +: 64];
-            active <= 1'b1;
-            mode_captures <= captures_only;
-            promo_count <= 2'd0;
-            move_valid <= 1'b0;
-            done <= 1'b0;
+        // source sets and flags
+        if (start) begin
+            capmode <= captures_only;
+            F <= {7*NSRC{1'b0}};
+            ph <= 3'd0;
+            running <= 1'b0;
+            pawns_loaded <= 1'b0;
+            king_loaded <= 1'b0;
         end else begin
-            move_valid <= any;
-            move <= {flag, to, from};
-            done <= active && !any;
-            if (active && !any) active <= 1'b0;
-            if (any) begin
-                if (last) begin
-                    w[sel] <= w[sel] & ~to_bb;
-                    promo_count <= 2'd0;
-                end else begin
-                    promo_count <= promo_count + 2'd1;
-                end
+            pawns_loaded <= load_pawns;
+            king_loaded <= load_king;
+            if (load_pawns)
+                for (i = 0; i < 9; i = i + 1) pawn_r[i] <= pawn_sets[64 * i +: 64];
+            if (pawns_loaded) begin
+                for (i = 0; i < 4; i = i + 1)
+                    {F[NSRC * 6 + i], F[NSRC * 5 + i], F[NSRC * 4 + i], F[NSRC * 3 + i], F[NSRC * 2 + i], F[NSRC * 1 + i], F[NSRC * 0 + i]} <=
+                        mover_phases(pawn_r[i], victim[0], victim[1], victim[2], victim[3], victim[4], them, 1'b0);
+                F[NSRC * PH_PAWN + SRC_EP_W] <= pawn_r[SRC_EP_W] != 64'd0;
+                F[NSRC * PH_PAWN + SRC_EP_E] <= pawn_r[SRC_EP_E] != 64'd0;
+                F[NSRC * PH_QUIET + SRC_PUSH] <= !capmode && pawn_r[SRC_PUSH] != 64'd0;
+                F[NSRC * PH_QUIET + SRC_DOUBLE] <= !capmode && pawn_r[SRC_DOUBLE] != 64'd0;
+                F[NSRC * PH_PROMO + SRC_PROMO_PUSH] <= pawn_r[SRC_PROMO_PUSH] != 64'd0;
+            end
+            if (load_king) begin
+                king_r <= king_set;
+                castle_r <= castle_ok;
+                castle_sq_r <= castle_sq;
+            end
+            if (king_loaded) begin
+                {F[NSRC * 6 + SRC_KING], F[NSRC * 5 + SRC_KING], F[NSRC * 4 + SRC_KING], F[NSRC * 3 + SRC_KING], F[NSRC * 2 + SRC_KING], F[NSRC * 1 + SRC_KING], F[NSRC * 0 + SRC_KING]} <=
+                    mover_phases(king_r, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode);
+                F[NSRC * PH_QUIET + SRC_CASTLE_S] <= !capmode && castle_r[0];
+                F[NSRC * PH_QUIET + SRC_CASTLE_L] <= !capmode && castle_r[1];
+            end
+            if (wr_valid) begin
+                slot_set[wr_slot] <= wr_set;
+                slot_sq[wr_slot] <= wr_sq;
+                {F[NSRC * 6 + SRC_SLOT0 + wr_slot], F[NSRC * 5 + SRC_SLOT0 + wr_slot], F[NSRC * 4 + SRC_SLOT0 + wr_slot], F[NSRC * 3 + SRC_SLOT0 + wr_slot], F[NSRC * 2 + SRC_SLOT0 + wr_slot], F[NSRC * 1 + SRC_SLOT0 + wr_slot], F[NSRC * 0 + SRC_SLOT0 + wr_slot]} <=
+                    mover_phases(wr_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode);
+            end
+            if (go) running <= 1'b1;
+            if (finishing) running <= 1'b0;
+            // selector
+            if (issue) begin
+                F[NSRC * eff +: NSRC] <= row_left;
+                ph <= (row_left == {NSRC{1'b0}}) ? eff + 3'd1 : eff;
             end
         end
+
+        // fetch -> queue
+        fv <= issue;
+        if (issue) begin
+            f_src <= onehot_index(pick);
+            f_ph <= eff;
+        end
+        if (fv) begin
+            q_bits[q_wr] <= f_set & f_mask;
+            q_src[q_wr] <= f_src;
+            q_ph[q_wr] <= f_ph;
+            q_from[q_wr] <= f_from;
+            q_wr <= q_wr + 2'd1;
+        end
+        cnt <= cnt + fv - pop;
+
+        // emitter
+        o1_v <= cur_v;
+        o1_low <= low;
+        o1_src <= cur_src;
+        o1_ph <= cur_ph;
+        o1_from <= cur_from;
+        o1_pc <= pcount;
+        o1_done <= finishing;
+        if (take) begin
+            cur_v <= cnt != 3'd0;
+            pcount <= 2'd0;
+            cur_bits <= q_bits[q_rd];
+            cur_src <= q_src[q_rd];
+            cur_ph <= q_ph[q_rd];
+            cur_from <= q_from[q_rd];
+            if (pop) q_rd <= q_rd + 2'd1;
+        end else if (last) begin
+            cur_bits <= rest;
+            pcount <= 2'd0;
+        end else begin
+            pcount <= pcount + 2'd1;
+        end
+
+        if (rst || start) begin
+            fv <= 1'b0;
+            cnt <= 3'd0;
+            q_rd <= 2'd0;
+            q_wr <= 2'd0;
+            cur_v <= 1'b0;
+            o1_v <= 1'b0;
+            o1_done <= 1'b0;
+        end
+        if (rst) running <= 1'b0;
+    end
+
+    // ---- move word ----
+    wire [2:0] up = side ? DIR_S : DIR_N;
+    wire [2:0] cap_w = side ? DIR_SW : DIR_NW;
+    wire [2:0] cap_e = side ? DIR_SE : DIR_NE;
+    wire [5:0] to = onehot_index(o1_low);
+    wire [1:0] promo_low = (o1_pc == 2'd0) ? 2'd3 : o1_pc - 2'd1;   // Q N B R
+    reg  [5:0] from;
+    reg  [3:0] flag;
+    always @* begin
+        case (o1_src)
+            5'd0, SRC_PROMO_CAP_W, SRC_EP_W: from = to - dir_delta(cap_w);
+            5'd1, SRC_PROMO_CAP_E, SRC_EP_E: from = to - dir_delta(cap_e);
+            SRC_PUSH, SRC_PROMO_PUSH: from = to - dir_delta(up);
+            SRC_DOUBLE: from = to - dir_delta(up) - dir_delta(up);
+            default: from = o1_from;
+        endcase
+        case (o1_src)
+            SRC_PROMO_CAP_W, SRC_PROMO_CAP_E: flag = {2'b11, promo_low};
+            SRC_PROMO_PUSH: flag = {2'b10, promo_low};
+            SRC_EP_W, SRC_EP_E: flag = FLAG_EN_PASSANT;
+            SRC_PUSH: flag = FLAG_QUIET;
+            SRC_DOUBLE: flag = FLAG_DOUBLE_PUSH;
+            SRC_CASTLE_S, SRC_CASTLE_L: flag = FLAG_CASTLE;
+            default: flag = (o1_ph < PH_PROMO) ? FLAG_CAPTURE : FLAG_QUIET;
+        endcase
+    end
+    always @(posedge clk) begin
+        move_valid <= o1_v && !rst;
+        move <= {flag, to, from};
+        done <= o1_done && !rst;
     end
 endmodule

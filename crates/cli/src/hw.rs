@@ -115,6 +115,24 @@ fn consts() -> String {
             k.value()
         );
     }
+    // Attackers that are neither pawn nor king, least valuable first: the order in which the
+    // piece iterator fills its slots, so a lower slot is a cheaper attacker (LVA).
+    let mut attackers: Vec<PieceKind> = PieceKind::ALL
+        .iter()
+        .copied()
+        .filter(|k| *k != PieceKind::King && *k != PieceKind::Pawn)
+        .collect();
+    attackers.sort_by_key(|k| k.value());
+    s += "// LVA: the piece iterator visits attacker kind ATTACKER_i in order i (least valuable first).\n";
+    for (i, k) in attackers.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "localparam [2:0] ATTACKER_{i} = 3'd{}; // {:?} ({})",
+            k.index(),
+            k,
+            k.value()
+        );
+    }
     s += "// Castling destinations (king, rook) by side: 0 short, 1 long.\n";
     for (i, side) in [CastleSide::Short, CastleSide::Long].iter().enumerate() {
         let _ = writeln!(

@@ -5,10 +5,15 @@
 #include "verilated.h"
 
 namespace {
+// Clocks from a state-changing command until the registered in_check output describes the new
+// board (ANALYSIS_LATENCY of hw/rtl/estuary_movegen.v).
+constexpr int kAnalysisLatency = 4;
+
 struct Sim {
     VerilatedContext ctx;
     Vestuary* top;
     uint64_t cycles = 0;
+    int settle = 0;   // clocks until in_check describes the last command's board
     Sim() { top = new Vestuary(&ctx); }
     ~Sim() { top->final(); delete top; }
     void tick() {
@@ -17,6 +22,7 @@ struct Sim {
         top->clk = 1;
         top->eval();
         ++cycles;
+        if (settle > 0) --settle;
     }
 };
 }  // namespace
@@ -47,6 +53,7 @@ int estuary_rtl_command(void* h, uint32_t cmd, uint32_t addr, uint32_t data) {
     s->top->cmd_data = data;
     s->tick();
     s->top->cmd_valid = 0;
+    if (cmd >= 1 && cmd <= 4) s->settle = kAnalysisLatency;
     return 1;
 }
 
@@ -71,7 +78,13 @@ int32_t estuary_rtl_generate(void* h, int captures_only, uint16_t* out, uint32_t
     return -1;
 }
 
-int estuary_rtl_in_check(void* h) { return static_cast<Sim*>(h)->top->in_check; }
+// Clocks idle until the in-check flag has settled (counted in the cycles), then reads it.
+int estuary_rtl_in_check(void* h) {
+    Sim* s = static_cast<Sim*>(h);
+    s->top->cmd_valid = 0;
+    while (s->settle > 0) s->tick();
+    return s->top->in_check;
+}
 
 uint64_t estuary_rtl_cycles(void* h) { return static_cast<Sim*>(h)->cycles; }
 }

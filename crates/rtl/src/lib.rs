@@ -153,11 +153,13 @@ impl Sim {
         Err(RtlError::NotBuilt)
     }
 
-    /// The in-check output.
+    /// The in-check output (the model is clocked idle first if a command was just given: the
+    /// flag is registered, four clocks behind the board).
     pub fn in_check(&self) -> bool {
         #[cfg(rtl_verilated)]
         {
-            // SAFETY: the handle is live; the call only reads an output port.
+            // SAFETY: the handle is live and not shared (Sim is not Sync); the call clocks the
+            // model idle until the registered flag has settled, then reads the output port.
             unsafe { ffi::estuary_rtl_in_check(self.handle) != 0 }
         }
         #[cfg(not(rtl_verilated))]

@@ -25,6 +25,11 @@ localparam [2:0] VICTIM_1 = 3'd3; // Rook (500)
 localparam [2:0] VICTIM_2 = 3'd2; // Bishop (330)
 localparam [2:0] VICTIM_3 = 3'd1; // Knight (320)
 localparam [2:0] VICTIM_4 = 3'd0; // Pawn (100)
+// LVA: the piece iterator visits attacker kind ATTACKER_i in order i (least valuable first).
+localparam [2:0] ATTACKER_0 = 3'd1; // Knight (320)
+localparam [2:0] ATTACKER_1 = 3'd2; // Bishop (330)
+localparam [2:0] ATTACKER_2 = 3'd3; // Rook (500)
+localparam [2:0] ATTACKER_3 = 3'd4; // Queen (950)
 // Castling destinations (king, rook) by side: 0 short, 1 long.
 localparam [2:0] CASTLE_KING_FILE_0 = 3'd6;
 localparam [2:0] CASTLE_ROOK_FILE_0 = 3'd5;
