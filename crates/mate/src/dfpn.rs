@@ -463,21 +463,26 @@ impl<G: MateGame> Solver<G> {
                 continue;
             }
             let c = g.after(m);
+            let ck = self.table_key(&c, ply + 1);
+            // The child's cluster loads while its answers are counted (in ply-limited runs also
+            // the cluster of its unlimited entry, which the child reads first).
+            self.table.prefetch(ck);
+            if remaining.is_some() {
+                self.table.prefetch(c.board_key());
+            }
             // Attacker nodes look one ply further: a check with no answer mates, and the
             // number of answers is the child's first proof number (df-pn+).
             let answers = if or_node { c.defender_move_count() } else { 1 };
             if or_node && answers == 0 && c.is_mated() {
                 // Mate in one: no need to look further.
                 let cp = c.mated_proof_hand();
-                self.table
-                    .store(self.table_key(&c, ply + 1), cp, 0, INF, 0, 1);
+                self.table.store(ck, cp, 0, INF, 0, 1);
                 let p = g.or_proof_hand(m, cp);
                 self.moves[depth] = moves;
                 self.buffers[depth] = kids;
                 self.table.store(key, p, 0, INF, 1, 1);
                 return (0, INF, 1, p, NO_REP);
             }
-            let ck = self.table_key(&c, ply + 1);
             kids.push(Child {
                 mv: m,
                 key: ck,

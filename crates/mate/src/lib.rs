@@ -23,6 +23,7 @@ mod chess_game;
 mod dfpn;
 mod game;
 mod line;
+mod memory;
 mod shogi_game;
 mod tt;
 

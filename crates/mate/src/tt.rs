@@ -3,30 +3,63 @@
 //! Entries are keyed by the board (without the attacker's hand) and hold the attacker's hand
 //! they were searched with. A probe scans one cluster: a proof stored for hand P answers every
 //! hand that covers P, a disproof stored for hand D answers every hand that D covers (hand
-//! dominance). Clusters are four entries, aligned. When a cluster is full the entry with the least search work is replaced; when
-//! the table is fuller than [`GC_FILL`], the entries with the least work are collected.
+//! dominance). A cluster is three 20-byte entries and a generation byte in one aligned 64-byte
+//! cache line, so a probe costs at most one memory access, and the solver prefetches the
+//! clusters of a node's children while it generates them. When a cluster is full the entry with
+//! the least search work is replaced; when the table is fuller than [`GC_FILL`], the entries
+//! with the least work are collected.
 
 use crate::game::HandSet;
+use crate::memory::LargeArray;
 
 /// Proof and disproof numbers at or above this are infinite.
 pub const INF: u32 = 1 << 30;
-/// Entries probed per key.
-const CLUSTER: usize = 4;
+/// Entries per cluster (one cache line).
+const WAYS: usize = 3;
 /// Fill ratio (per mille) that triggers garbage collection.
 const GC_FILL: usize = 800;
 
+/// One entry. `amount == 0` marks a free slot.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry<H> {
-    key: u64,
-    hand: H,
+    /// The key's upper 32 bits (the lower bits chose the cluster).
+    check: u32,
     pn: u32,
     dn: u32,
-    /// Nodes searched below this entry (saturating): the replacement priority.
-    amount: u32,
+    hand: H,
     /// For proofs: plies to mate along the proof found.
     len: u16,
-    /// Table generation that wrote the entry; entries of other generations are free.
+    /// Nodes searched below this entry, in the compressed scale of [`encode_work`]: the
+    /// replacement priority.
+    amount: u16,
+}
+
+/// One cache line of entries. Entries of a cluster whose generation is not the table's are free.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Cluster<H> {
+    entries: [Entry<H>; WAYS],
     gen: u8,
+}
+
+/// Work (node counts) in 16 bits: exact below 2048, then a 10-bit mantissa per power of two.
+/// Monotone, and `decode_work(encode_work(x)) <= x`.
+fn encode_work(work: u64) -> u16 {
+    if work < 2048 {
+        return work as u16;
+    }
+    let e = 63 - work.leading_zeros() as u64; // 11..=63
+    let m = (work >> (e - 10)) & 1023;
+    (2048 + (e - 11) * 1024 + m) as u16
+}
+
+fn decode_work(code: u16) -> u64 {
+    if code < 2048 {
+        return u64::from(code);
+    }
+    let c = u64::from(code) - 2048;
+    let (e, m) = (c / 1024 + 11, c % 1024);
+    (1024 + m) << (e - 10)
 }
 
 /// What the table knows about a position.
@@ -42,9 +75,9 @@ pub struct Probe<H> {
     pub len: u16,
 }
 
-/// Fixed-size table of entries.
+/// Fixed-size table of clusters.
 pub struct Table<H> {
-    entries: Vec<Entry<H>>,
+    clusters: LargeArray<Cluster<H>>,
     mask: usize,
     used: usize,
     gen: u8,
@@ -53,13 +86,17 @@ pub struct Table<H> {
 }
 
 impl<H: HandSet> Table<H> {
-    /// A table using about `bytes` of memory (rounded down to a power of two entries).
+    /// A table using about `bytes` of memory (rounded down to a power of two clusters).
     pub fn new(bytes: usize) -> Table<H> {
-        let per = std::mem::size_of::<Entry<H>>().max(1);
-        let n = (bytes / per).max(1024).next_power_of_two() / 2;
-        let n = n.max(1024);
+        let per = std::mem::size_of::<Cluster<H>>();
+        let n = (bytes / per).max(256);
+        let n = if n.is_power_of_two() {
+            n
+        } else {
+            n.next_power_of_two() / 2
+        };
         Table {
-            entries: vec![Entry::default(); n],
+            clusters: LargeArray::new(n),
             mask: n - 1,
             used: 0,
             gen: 1,
@@ -70,33 +107,49 @@ impl<H: HandSet> Table<H> {
     /// Number of entries.
     #[allow(dead_code)]
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.clusters.len() * WAYS
     }
 
     /// Entries in use, per mille.
     pub fn fill_permille(&self) -> usize {
-        self.used * 1000 / self.entries.len()
+        self.used * 1000 / self.capacity()
     }
 
-    /// Bytes of memory held by the entries.
+    /// Bytes of memory held by the clusters.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry<H>>()
+        self.clusters.len() * std::mem::size_of::<Cluster<H>>()
     }
 
-    /// Empties the table (in constant time: entries of older generations read as free).
+    /// Empties the table (in constant time: clusters of older generations read as free).
     pub fn clear(&mut self) {
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
-            self.entries.iter_mut().for_each(|e| *e = Entry::default());
+            self.clusters
+                .iter_mut()
+                .for_each(|c| *c = Cluster::default());
             self.gen = 1;
         }
         self.used = 0;
     }
 
     #[inline]
-    fn slot(&self, key: u64, i: usize) -> usize {
-        // Clusters are aligned so that one probe touches consecutive cache lines.
-        ((key as usize) & self.mask & !(CLUSTER - 1)) + i
+    fn index(&self, key: u64) -> usize {
+        (key as usize) & self.mask
+    }
+
+    /// Starts loading the cluster of `key` into the cache (a hint; no effect on results).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p: *const Cluster<H> = &self.clusters[self.index(key)];
+            // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch
+            // is only a hint and never faults, and `p` points into the live cluster vector.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks up `key` with attacker hand `hand`. Unknown positions read as pn = dn = 1,
@@ -104,37 +157,40 @@ impl<H: HandSet> Table<H> {
     pub fn probe(&self, key: u64, hand: H) -> Probe<H> {
         let mut pn = 1;
         let mut dn = 1;
-        for i in 0..CLUSTER {
-            let e = &self.entries[self.slot(key, i)];
-            if e.gen != self.gen || e.key != key {
-                continue;
-            }
-            if e.pn == 0 {
-                if hand.covers(e.hand) {
-                    return Probe {
-                        pn: 0,
-                        dn: INF,
-                        hand: e.hand,
-                        len: e.len,
-                    };
+        let c = &self.clusters[self.index(key)];
+        let check = (key >> 32) as u32;
+        if c.gen == self.gen {
+            for e in c.entries.iter() {
+                if e.amount == 0 || e.check != check {
+                    continue;
                 }
-            } else if e.dn == 0 {
-                if e.hand.covers(hand) {
-                    return Probe {
-                        pn: INF,
-                        dn: 0,
-                        hand: e.hand,
-                        len: 0,
-                    };
+                if e.pn == 0 {
+                    if hand.covers(e.hand) {
+                        return Probe {
+                            pn: 0,
+                            dn: INF,
+                            hand: e.hand,
+                            len: e.len,
+                        };
+                    }
+                } else if e.dn == 0 {
+                    if e.hand.covers(hand) {
+                        return Probe {
+                            pn: INF,
+                            dn: 0,
+                            hand: e.hand,
+                            len: 0,
+                        };
+                    }
+                } else if e.hand == hand {
+                    pn = pn.max(e.pn);
+                    dn = dn.max(e.dn);
+                } else if e.hand.covers(hand) {
+                    // We hold less than the entry: at least as hard to prove.
+                    pn = pn.max(e.pn);
+                } else if hand.covers(e.hand) {
+                    dn = dn.max(e.dn);
                 }
-            } else if e.hand == hand {
-                pn = pn.max(e.pn);
-                dn = dn.max(e.dn);
-            } else if e.hand.covers(hand) {
-                // We hold less than the entry: at least as hard to prove.
-                pn = pn.max(e.pn);
-            } else if hand.covers(e.hand) {
-                dn = dn.max(e.dn);
             }
         }
         Probe {
@@ -147,22 +203,30 @@ impl<H: HandSet> Table<H> {
 
     /// Stores a result for (`key`, `hand`), adding `work` to the entry's amount.
     pub fn store(&mut self, key: u64, hand: H, pn: u32, dn: u32, len: u16, work: u64) {
+        let gen = self.gen;
+        let i = self.index(key);
+        let check = (key >> 32) as u32;
+        let c = &mut self.clusters[i];
+        if c.gen != gen {
+            // Left from an earlier generation: every entry is free.
+            *c = Cluster::default();
+            c.gen = gen;
+        }
         let mut target = None;
         let mut victim = 0usize;
-        let mut victim_amount = u32::MAX;
-        let mut amount = work.min(u32::MAX as u64) as u32;
-        for i in 0..CLUSTER {
-            let s = self.slot(key, i);
-            let e = self.entries[s];
-            if e.gen != self.gen {
+        let mut victim_amount = u16::MAX;
+        let mut amount = work;
+        let mut freed = 0usize;
+        for (s, e) in c.entries.iter_mut().enumerate() {
+            if e.amount == 0 {
                 if target.is_none() {
                     target = Some(s);
                 }
                 continue;
             }
-            if e.key == key {
+            if e.check == check {
                 if e.hand == hand {
-                    amount = amount.saturating_add(e.amount);
+                    amount = amount.saturating_add(decode_work(e.amount));
                     target = Some(s);
                     continue;
                 }
@@ -171,9 +235,9 @@ impl<H: HandSet> Table<H> {
                 let redundant = (pn == 0 && e.pn != 0 && e.hand.covers(hand))
                     || (dn == 0 && e.dn != 0 && hand.covers(e.hand));
                 if redundant {
-                    amount = amount.saturating_add(e.amount);
-                    self.entries[s].gen = 0;
-                    self.used -= 1;
+                    amount = amount.saturating_add(decode_work(e.amount));
+                    e.amount = 0;
+                    freed += 1;
                     if target.is_none() {
                         target = Some(s);
                     }
@@ -185,52 +249,55 @@ impl<H: HandSet> Table<H> {
                 victim = s;
             }
         }
-        let s = match target {
-            Some(s) => s,
-            None => victim,
-        };
-        if self.entries[s].gen != self.gen {
-            self.used += 1;
-        }
-        self.entries[s] = Entry {
-            key,
-            hand,
+        let s = target.unwrap_or(victim);
+        let was_free = c.entries[s].amount == 0;
+        c.entries[s] = Entry {
+            check,
             pn,
             dn,
-            amount,
+            hand,
             len,
-            gen: self.gen,
+            amount: encode_work(amount).max(1),
         };
-        if self.used * 1000 > self.entries.len() * GC_FILL {
+        self.used = self.used + usize::from(was_free) - freed;
+        if self.used * 1000 > self.capacity() * GC_FILL {
             self.collect();
         }
     }
 
-    /// Removes the entries with the least work until at most about half the table is used.
+    /// Removes the entries with the least work until at most about half the table is used;
+    /// the survivors' work is aged by a quarter.
     pub fn collect(&mut self) {
         self.collections += 1;
-        let mut amounts: Vec<u32> = self
-            .entries
-            .iter()
-            .filter(|e| e.gen == self.gen)
-            .map(|e| e.amount)
-            .collect();
-        if amounts.is_empty() {
-            return;
-        }
-        let keep = self.entries.len() / 2;
-        let cut = amounts.len().saturating_sub(keep);
-        let nth = cut.min(amounts.len() - 1);
-        let (_, &mut threshold, _) = amounts.select_nth_unstable(nth);
-        let mut removed = 0;
+        // Histogram of the compressed amounts: the cut is found without sorting.
+        let mut hist = vec![0usize; 1 << 16];
         let gen = self.gen;
-        for e in self.entries.iter_mut() {
-            if e.gen == gen && e.amount <= threshold {
-                e.gen = 0;
-                removed += 1;
-            } else if e.gen == gen {
-                // Age the survivors so that old work does not pin the table forever.
-                e.amount -= e.amount / 4;
+        for c in self.clusters.iter().filter(|c| c.gen == gen) {
+            for e in c.entries.iter().filter(|e| e.amount != 0) {
+                hist[usize::from(e.amount)] += 1;
+            }
+        }
+        let keep = self.capacity() / 2;
+        let mut drop = self.used.saturating_sub(keep).max(1);
+        let mut threshold = 0u16;
+        for (code, &n) in hist.iter().enumerate() {
+            threshold = code as u16;
+            if n >= drop {
+                break;
+            }
+            drop -= n;
+        }
+        let mut removed = 0;
+        for c in self.clusters.iter_mut().filter(|c| c.gen == gen) {
+            for e in c.entries.iter_mut().filter(|e| e.amount != 0) {
+                if e.amount <= threshold {
+                    e.amount = 0;
+                    removed += 1;
+                } else {
+                    // Age the survivors so that old work does not pin the table forever.
+                    let w = decode_work(e.amount);
+                    e.amount = encode_work(w - w / 4).max(1);
+                }
             }
         }
         self.used -= removed;
@@ -240,6 +307,29 @@ impl<H: HandSet> Table<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cluster_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Cluster<shogi::Hand>>(), 64);
+        assert_eq!(std::mem::align_of::<Cluster<shogi::Hand>>(), 64);
+    }
+
+    #[test]
+    fn work_encoding_is_monotone_and_never_overstates() {
+        let mut last = 0;
+        for x in 0..100_000u64 {
+            let c = encode_work(x);
+            assert!(decode_work(c) <= x && c >= last);
+            last = c;
+        }
+        for s in 0..64 {
+            let x = 1u64 << s;
+            assert!(decode_work(encode_work(x)) <= x);
+            assert!(encode_work(x) >= encode_work(x - 1));
+        }
+        assert_eq!(decode_work(encode_work(1500)), 1500);
+        assert!(decode_work(encode_work(u64::MAX)) > u64::MAX / 2);
+    }
 
     #[test]
     fn collection_frees_the_least_work_and_keeps_dominance() {

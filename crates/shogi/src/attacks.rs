@@ -47,6 +47,61 @@ const fn build_rays() -> [[u128; 81]; 8] {
 /// Rays from each square in each direction, excluding the square itself.
 pub static RAYS: [[u128; 81]; 8] = build_rays();
 
+/// Union of the rays in directions `dirs` from each square (attacks on an empty board).
+const fn build_empty_board(dirs: [usize; 4]) -> [u128; 81] {
+    let rays = build_rays();
+    let mut t = [0u128; 81];
+    let mut s = 0;
+    while s < 81 {
+        let mut i = 0;
+        while i < 4 {
+            t[s] |= rays[dirs[i]][s];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static ROOK_EMPTY: [u128; 81] = build_empty_board([0, 2, 4, 6]);
+static BISHOP_EMPTY: [u128; 81] = build_empty_board([1, 3, 5, 7]);
+
+/// Direction index from each square toward each other square (8: not aligned or the same).
+const fn build_directions() -> [[u8; 81]; 81] {
+    let rays = build_rays();
+    let mut t = [[8u8; 81]; 81];
+    let mut d = 0;
+    while d < 8 {
+        let mut a = 0;
+        while a < 81 {
+            let mut b = 0;
+            while b < 81 {
+                if rays[d][a] & (1u128 << b) != 0 {
+                    t[a][b] = d as u8;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+static DIRECTIONS: [[u8; 81]; 81] = build_directions();
+
+/// Rook attacks from `sq` on an empty board.
+#[inline]
+pub fn rook_empty(sq: Square) -> Bitboard {
+    Bitboard(ROOK_EMPTY[sq.index()])
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline]
+pub fn bishop_empty(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_EMPTY[sq.index()])
+}
+
 /// Step offsets (rank, col) for Black's pieces; White's are mirrored in rank.
 const fn steps(kind: usize) -> &'static [(i8, i8)] {
     match kind {
@@ -200,17 +255,8 @@ pub fn attacks(kind: PieceKind, c: Color, sq: Square, occ: Bitboard) -> Bitboard
 /// The direction index from `a` toward `b` when they share a rank, file or diagonal.
 #[inline]
 pub fn direction(a: Square, b: Square) -> Option<usize> {
-    let dr = b.rank() as i32 - a.rank() as i32;
-    let dc = b.col() as i32 - a.col() as i32;
-    if a == b || (dr != 0 && dc != 0 && dr.abs() != dc.abs()) {
-        return None;
-    }
-    let d = (dr.signum() as i8, dc.signum() as i8);
-    let mut i = 0;
-    while DIRS[i] != d {
-        i += 1;
-    }
-    Some(i)
+    let d = DIRECTIONS[a.index()][b.index()];
+    (d < 8).then_some(d as usize)
 }
 
 /// Squares strictly between `a` and `b` when aligned, else empty.

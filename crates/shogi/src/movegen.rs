@@ -66,17 +66,46 @@ impl Position {
         }
     }
 
-    /// King moves onto `target` squares that are not attacked.
+    /// King moves onto `target` squares that are not attacked. The enemy's pieces are sorted
+    /// by how they move once, then each destination is tested (cheapest tests first; a slider
+    /// only when one stands on a line through the square).
     fn king_moves(&self, list: &mut MoveList, target: Bitboard) {
         let us = self.side;
         let Some(k) = self.king_square(us) else {
             return;
         };
+        let cand = attacks::king(k) & target & !self.by_color[us.index()];
+        if cand.is_empty() {
+            return;
+        }
         let occ = self.occupied() ^ Bitboard::from_square(k);
-        for to in attacks::king(k) & target & !self.by_color[us.index()] {
-            if !self.is_attacked(us.flip(), to, occ) {
-                list.push(Move::normal(k, to, false));
+        let theirs = self.by_color[us.flip().index()];
+        let of = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
+        let golds = self.golds() & theirs;
+        let silvers = of(PieceKind::Silver);
+        let pawns = of(PieceKind::Pawn);
+        let knights = of(PieceKind::Knight);
+        let near = of(PieceKind::King) | of(PieceKind::Horse) | of(PieceKind::Dragon);
+        let rooks = self.rook_likes() & theirs;
+        let bishops = self.bishop_likes() & theirs;
+        let lances = of(PieceKind::Lance);
+        for to in cand {
+            // A piece of theirs attacks `to` when a piece of ours there would attack it.
+            let steps = (attacks::gold(us, to) & golds)
+                | (attacks::silver(us, to) & silvers)
+                | (attacks::pawn(us, to) & pawns)
+                | (attacks::knight(us, to) & knights)
+                | (attacks::king(to) & near);
+            if steps.any()
+                || ((attacks::rook_empty(to) & rooks).any()
+                    && (attacks::rook(to, occ) & rooks).any())
+                || ((attacks::bishop_empty(to) & bishops).any()
+                    && (attacks::bishop(to, occ) & bishops).any())
+                || (lances.any() && (attacks::lance(us, to, occ) & lances).any())
+            {
+                continue;
             }
+            list.push(Move::normal(k, to, false));
         }
     }
 

@@ -1,6 +1,7 @@
 //! Moves in 16 bits and a fixed-capacity move list.
 
 use crate::types::{PieceKind, Square};
+use std::mem::MaybeUninit;
 
 /// A move: a board move (from, to, promote) or a drop (kind, to). Bits 0-6: destination,
 /// bits 7-13: origin square or 81 + hand kind for a drop, bit 14: promotion.
@@ -74,10 +75,11 @@ impl std::fmt::Display for Move {
 /// More than the most legal moves any shogi position has (593).
 pub const MAX_MOVES: usize = 600;
 
-/// A list of moves on the stack.
+/// A list of moves on the stack. Creating one costs nothing: the storage is left
+/// uninitialised and only the first `len` slots, written by `push`, are ever read.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
@@ -92,7 +94,7 @@ impl MoveList {
     #[inline]
     pub const fn new() -> MoveList {
         MoveList {
-            moves: [Move::NONE; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
@@ -100,8 +102,9 @@ impl MoveList {
     /// Appends a move.
     #[inline]
     pub fn push(&mut self, m: Move) {
-        // Capacity exceeds the maximum number of legal (and of generated) moves.
-        self.moves[self.len] = m;
+        // Capacity exceeds the maximum number of legal (and of generated) moves; the index is
+        // checked all the same.
+        self.moves[self.len].write(m);
         self.len += 1;
     }
 
@@ -126,16 +129,18 @@ impl MoveList {
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: slots `0..len` were written by `push` or `retain` (which only moves written
+        // values down), `len <= MAX_MOVES`, and `MaybeUninit<Move>` has `Move`'s layout.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     /// Keeps only moves for which `f` is true.
     pub fn retain(&mut self, mut f: impl FnMut(Move) -> bool) {
         let mut j = 0;
         for i in 0..self.len {
-            let m = self.moves[i];
+            let m = self.as_slice()[i];
             if f(m) {
-                self.moves[j] = m;
+                self.moves[j].write(m);
                 j += 1;
             }
         }

@@ -248,10 +248,10 @@ impl Position {
         let rooks = self.rook_likes() & mine;
         let bishops = self.bishop_likes() & mine;
         let mut sliders = Bitboard::EMPTY;
-        if (attacks::rook(sq, Bitboard::EMPTY) & rooks).any() {
+        if (attacks::rook_empty(sq) & rooks).any() {
             sliders |= attacks::rook(sq, occ) & rooks;
         }
-        if (attacks::bishop(sq, Bitboard::EMPTY) & bishops).any() {
+        if (attacks::bishop_empty(sq) & bishops).any() {
             sliders |= attacks::bishop(sq, occ) & bishops;
         }
         (a & mine) | sliders
@@ -275,14 +275,11 @@ impl Position {
             return true;
         }
         let rooks = self.rook_likes() & mine;
-        if (attacks::rook(sq, Bitboard::EMPTY) & rooks).any()
-            && (attacks::rook(sq, occ) & rooks).any()
-        {
+        if (attacks::rook_empty(sq) & rooks).any() && (attacks::rook(sq, occ) & rooks).any() {
             return true;
         }
         let bishops = self.bishop_likes() & mine;
-        if (attacks::bishop(sq, Bitboard::EMPTY) & bishops).any()
-            && (attacks::bishop(sq, occ) & bishops).any()
+        if (attacks::bishop_empty(sq) & bishops).any() && (attacks::bishop(sq, occ) & bishops).any()
         {
             return true;
         }
@@ -293,8 +290,8 @@ impl Position {
     /// Pieces (of either color) that alone block a slider of `slider_color` from `target`.
     pub fn blockers_for(&self, target: Square, slider_color: Color) -> Bitboard {
         let occ = self.occupied();
-        let snipers = ((attacks::rook(target, Bitboard::EMPTY) & self.rook_likes())
-            | (attacks::bishop(target, Bitboard::EMPTY) & self.bishop_likes())
+        let snipers = ((attacks::rook_empty(target) & self.rook_likes())
+            | (attacks::bishop_empty(target) & self.bishop_likes())
             | (attacks::lance(slider_color.flip(), target, Bitboard::EMPTY)
                 & self.by_kind[PieceKind::Lance.index()]))
             & self.by_color[slider_color.index()];
