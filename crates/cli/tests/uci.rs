@@ -81,6 +81,19 @@ impl Engine {
         }
     }
 
+    /// Asserts the engine exits successfully within `secs` (after `quit`).
+    fn exits_within(&mut self, secs: f64) {
+        let t = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success());
+                return;
+            }
+            assert!(t.elapsed().as_secs_f64() < secs, "engine did not quit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     fn ready(&mut self) {
         self.send("isready");
         self.until("readyok", 10.0);
@@ -374,15 +387,7 @@ fn quit_mid_search_exits() {
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     e.send("quit");
-    let t = Instant::now();
-    loop {
-        if let Some(status) = e.child.try_wait().unwrap() {
-            assert!(status.success());
-            break;
-        }
-        assert!(t.elapsed() < Duration::from_secs(5), "engine did not quit");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    e.exits_within(5.0);
 }
 
 #[test]
@@ -466,4 +471,184 @@ fn play_takes_san_and_uci_moves_and_saves_pgn() {
         "{saved}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Published mates (Win at Chess, `../shared/data/chess/wac.epd`) with their distance as
+/// Stockfish 15.1 gives it; the mate in one is WAC.001 two plies on.
+const WAC_MATES: [(&str, &str, i32); 5] = [
+    (
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "g3g6 b6a4",
+        1,
+    ),
+    (
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "",
+        2,
+    ),
+    (
+        "k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1",
+        "",
+        3,
+    ),
+    (
+        "r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1",
+        "",
+        4,
+    ),
+    (
+        "3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1",
+        "",
+        5,
+    ),
+];
+
+fn position_command(fen: &str, moves: &str) -> String {
+    if moves.is_empty() {
+        format!("position fen {fen}")
+    } else {
+        format!("position fen {fen} moves {moves}")
+    }
+}
+
+/// The mate distance Debian's Stockfish reports for a position, if it is installed.
+fn stockfish_mate(position: &str) -> Option<i32> {
+    let path = "/usr/games/stockfish";
+    if !std::path::Path::new(path).exists() {
+        return None;
+    }
+    let out = Command::new(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            let mut stdin = c.stdin.take().unwrap();
+            writeln!(stdin, "{position}\ngo nodes 2000000")?;
+            let mut reader = BufReader::new(c.stdout.take().unwrap());
+            let mut mate = None;
+            let mut line = String::new();
+            while reader.read_line(&mut line)? > 0 {
+                if let Some(rest) = line.split(" score mate ").nth(1) {
+                    mate = rest.split_whitespace().next().and_then(|t| t.parse().ok());
+                }
+                if line.starts_with("bestmove") {
+                    break;
+                }
+                line.clear();
+            }
+            writeln!(stdin, "quit")?;
+            c.wait()?;
+            Ok(mate)
+        });
+    out.ok().flatten()
+}
+
+#[test]
+fn go_mate_reports_the_shortest_mate_from_the_solver() {
+    let mut e = Engine::start();
+    for (fen, moves, n) in WAC_MATES {
+        let position = position_command(fen, moves);
+        if let Some(sf) = stockfish_mate(&position) {
+            assert_eq!(sf, n, "Stockfish disagrees on {position}");
+        }
+        e.send(&position);
+        e.send(&format!("go mate {n}"));
+        let lines = e.until("bestmove", 60.0);
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score mate "))
+            .unwrap_or_else(|| panic!("no mate for {position}: {lines:#?}"));
+        assert!(
+            info.contains(&format!(" score mate {n} ")),
+            "{position}: {info}"
+        );
+        for field in [" depth ", " nodes ", " nps ", " time "] {
+            assert!(info.contains(field), "{field} missing in {info}");
+        }
+        // The line is legal, has the announced length and ends in checkmate.
+        let mut b = chess::Board::from_fen(fen).unwrap();
+        for m in moves.split_whitespace() {
+            b.play(b.parse_uci_move(m).unwrap());
+        }
+        let pv: Vec<&str> = info
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        assert_eq!(pv.len() as i32, 2 * n - 1, "{info}");
+        for m in &pv {
+            let mv = b
+                .parse_uci_move(m)
+                .unwrap_or_else(|err| panic!("{m} in {info}: {err}"));
+            b.play(mv);
+        }
+        assert!(b.in_check() && !b.has_legal_move(), "{info} does not mate");
+        let last = lines.last().unwrap();
+        assert_eq!(bestmove(&lines), pv[0], "{last}");
+        if pv.len() > 1 {
+            assert!(last.ends_with(&format!(" ponder {}", pv[1])), "{last}");
+        }
+    }
+}
+
+#[test]
+fn go_mate_is_stopped_answers_isready_and_quits() {
+    let mut e = Engine::start();
+    // No mate in 12 from the start: the solver would take far longer than the test allows.
+    e.send("position startpos");
+    e.send("go mate 12");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.ready();
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "isready waited for the solver"
+    );
+    e.none("bestmove", 200);
+    e.send("stop");
+    let lines = e.until("bestmove", 5.0);
+    assert!(bestmove(&lines) != "0000");
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "stop did not reach the solver"
+    );
+    e.send("go mate 12");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    e.exits_within(5.0);
+}
+
+#[test]
+fn go_mate_without_a_mate_falls_back_to_alpha_beta() {
+    let mut e = Engine::start();
+    // WAC.008 is a mate in 7, not in 2: the solver disproves, alpha-beta still answers.
+    let fen = "r4q1k/p2bR1rp/2p2Q1N/5p2/5p2/2P5/PP3PPP/R5K1 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go mate 2 movetime 1000");
+    let t = Instant::now();
+    let lines = e.until("bestmove", 10.0);
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "movetime not honoured"
+    );
+    let b = chess::Board::from_fen(fen).unwrap();
+    assert!(b.parse_uci_move(&bestmove(&lines)).is_ok(), "{lines:#?}");
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains(" score mate 1 ") || l.contains(" score mate 2 ")));
+    e.send("go mate 2 nodes 20000");
+    let lines = e.until("bestmove", 10.0);
+    assert!(b.parse_uci_move(&bestmove(&lines)).is_ok(), "{lines:#?}");
+    // The start position, no limit but the mate: the solver disproves, alpha-beta runs a
+    // bounded search.
+    e.send("position startpos");
+    e.send("go mate 2");
+    let lines = e.until("bestmove", 60.0);
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    // Mated: no legal move, bestmove 0000.
+    e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    e.send("go mate 3");
+    assert_eq!(e.until("bestmove", 5.0).last().unwrap(), "bestmove 0000");
 }

@@ -71,6 +71,13 @@ pub enum Event {
 /// Receives events with the root board (for move notation).
 pub type Listener = Arc<dyn Fn(&Board, Event) + Send + Sync>;
 
+/// Work the main thread does before alpha-beta, such as `go mate` through a proof-number
+/// solver. It gets the root position, the pool's shared state (clock, stop flag) and the
+/// limits alpha-beta will run under, which it may tighten for the time and nodes it used.
+/// It returns the answer (an `Info` whose PV starts with the best move; the pool reports it,
+/// then `bestmove`), or `None` to let alpha-beta search.
+pub type PreSearch = Arc<dyn Fn(&Board, &Shared, &mut Limits) -> Option<Info> + Send + Sync>;
+
 /// One search request.
 #[derive(Clone)]
 pub struct Job {
@@ -131,7 +138,7 @@ impl Shared {
 
 enum Task {
     Idle,
-    Search(Arc<Job>),
+    Search(Arc<Job>, Option<PreSearch>),
     Clear,
 }
 
@@ -292,6 +299,12 @@ impl ThreadPool {
     /// Starts a search (waiting for any previous one to finish first). The stop flag is
     /// cleared here and nowhere else.
     pub fn start(&self, job: Job) {
+        self.start_with(job, None);
+    }
+
+    /// Starts a search whose main thread first runs `pre` (see [`PreSearch`]); helpers start
+    /// alpha-beta at once and stop with the main thread.
+    pub fn start_with(&self, job: Job, pre: Option<PreSearch>) {
         self.wait();
         self.shared.stop.store(false, Relaxed);
         self.shared.ponder.store(job.limits.ponder, Relaxed);
@@ -300,7 +313,7 @@ impl ThreadPool {
             n.store(0, Relaxed);
         }
         job.tt.new_search();
-        self.launch(Task::Search(Arc::new(job)));
+        self.launch(Task::Search(Arc::new(job), pre));
     }
 
     /// Asks the running search to stop (it still reports its best move).
@@ -353,14 +366,17 @@ fn thread_loop<D: MoveGenDevice>(
             }
             seen = c.serial;
             match &c.task {
-                Task::Search(job) => Task::Search(job.clone()),
+                Task::Search(job, pre) => Task::Search(job.clone(), pre.clone()),
                 Task::Clear => Task::Clear,
                 Task::Idle => Task::Idle,
             }
         };
         match task {
-            Task::Search(job) => {
-                let result = worker.run(&job);
+            Task::Search(job, pre) => {
+                let (result, answered) = match (worker.id, pre) {
+                    (0, Some(pre)) => pre_then_search(worker, &job, &pre, shared),
+                    _ => (worker.run(&job), None),
+                };
                 if worker.id == 0 {
                     // Hold the answer while pondering or in an infinite search until told.
                     while !shared.stop.load(Relaxed)
@@ -374,13 +390,20 @@ fn thread_loop<D: MoveGenDevice>(
                     while c.running > 1 {
                         c = sync.done.wait(c).expect("pool lock");
                     }
-                    let chosen = vote(&c.results[..threads]);
-                    let r = c.results[chosen];
-                    let r = if r.best == result.best { result } else { r };
+                    let r = if answered.is_some() {
+                        result
+                    } else {
+                        let r = c.results[vote(&c.results[..threads])];
+                        if r.best == result.best {
+                            result
+                        } else {
+                            r
+                        }
+                    };
                     last_nodes.store(shared.total_nodes(), Relaxed);
                     drop(c);
                     (job.listener)(
-                        &worker.root(),
+                        &answered.unwrap_or_else(|| worker.root()),
                         Event::BestMove {
                             best: r.best,
                             ponder: r.ponder,
@@ -405,6 +428,40 @@ fn thread_loop<D: MoveGenDevice>(
                 sync.done.notify_all();
             }
             Task::Idle => {}
+        }
+    }
+}
+
+/// The main thread with a pre-search: its answer is reported and stands (returned with the
+/// root it was found from); without one, alpha-beta runs under the limits it left.
+fn pre_then_search<D: MoveGenDevice>(
+    worker: &mut Worker<D>,
+    job: &Job,
+    pre: &PreSearch,
+    shared: &Shared,
+) -> (ThreadResult, Option<Board>) {
+    let mut root = job.start;
+    for &m in &job.moves {
+        root.play(m);
+    }
+    let mut limits = job.limits.clone();
+    match pre(&root, shared, &mut limits) {
+        Some(info) if !info.pv.is_empty() => {
+            let result = ThreadResult {
+                best: info.pv[0],
+                ponder: info.pv.get(1).copied().unwrap_or(Move::NULL),
+                score: info.score,
+                depth: info.depth,
+            };
+            (job.listener)(&root, Event::Info(info));
+            (result, Some(root))
+        }
+        _ => {
+            let fallback = Job {
+                limits,
+                ..job.clone()
+            };
+            (worker.run(&fallback), None)
         }
     }
 }

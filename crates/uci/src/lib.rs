@@ -9,11 +9,13 @@
 #![warn(missing_docs)]
 
 mod go;
+mod mate_search;
 
 use chess::{Board, Move, Position};
 use device::{MoveGenDevice, SoftwareDevice};
 use search::{score::uci_score, Event, Info, Job, Listener, ScoreBound, ThreadPool};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use go::parse_go;
@@ -45,6 +47,8 @@ pub struct Uci<D: MoveGenDevice + 'static> {
     debug: bool,
     start: Board,
     moves: Vec<Move>,
+    /// Stop flag of the `go mate` solver, set with the pool's and cleared only by `go`.
+    mate_stop: Arc<AtomicBool>,
 }
 
 impl Uci<SoftwareDevice> {
@@ -123,6 +127,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             debug: false,
             start: Board::startpos(),
             moves: Vec::new(),
+            mate_stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -139,6 +144,12 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             self.pool.wait();
         }
         !self.pool.is_searching()
+    }
+
+    /// Stops the running search, the mate solver included.
+    fn stop(&self) {
+        self.mate_stop.store(true, Ordering::Relaxed);
+        self.pool.stop();
     }
 
     fn say(&self, line: &str) {
@@ -193,7 +204,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             "isready" => self.say("readyok"),
             "debug" => self.debug = rest == "on",
             "ucinewgame" => {
-                self.pool.stop();
+                self.stop();
                 self.pool.clear();
                 self.start = Board::startpos();
                 self.start.set_chess960(self.chess960);
@@ -202,10 +213,10 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             "setoption" => self.setoption(rest),
             "position" => self.set_position(rest),
             "go" => self.go(rest),
-            "stop" => self.pool.stop(),
+            "stop" => self.stop(),
             "ponderhit" => self.pool.ponderhit(),
             "quit" => {
-                self.pool.stop();
+                self.stop();
                 self.pool.wait();
                 return false;
             }
@@ -350,8 +361,21 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 plan.soft, plan.hard
             ));
         }
-        // `go mate N` runs the alpha-beta search until it proves a mate in N; a proof-number
-        // solver (crates/mate) can take over here once it speaks chess.
+        // `go mate N`: the df-pn solver (crates/mate) looks for the shortest mate first, on
+        // the main search thread; alpha-beta answers when it finds none.
+        let pre = match limits.mate {
+            Some(n) if !limits.ponder && limits.searchmoves.is_empty() => {
+                self.mate_stop.store(false, Ordering::Relaxed);
+                Some(mate_search::pre_search(
+                    n,
+                    self.hash_mb,
+                    self.move_overhead,
+                    self.mate_stop.clone(),
+                    self.out.clone(),
+                ))
+            }
+            _ => None,
+        };
         let out = self.out.clone();
         let listener: Listener =
             Arc::new(move |root: &Board, ev: Event| out(&format_event(root, &ev)));
@@ -364,7 +388,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             listener,
             tt: self.pool.tt().clone(),
         };
-        self.pool.start(job);
+        self.pool.start_with(job, pre);
     }
 }
 
