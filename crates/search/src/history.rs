@@ -1,7 +1,8 @@
 //! Move-ordering statistics: butterfly history (side, from, to), continuation history (the
-//! previous piece-and-square pair followed by this one), countermoves and killers.
+//! previous piece-and-square pair followed by this one), capture history (piece, square,
+//! victim), countermoves and killers.
 
-use chess::{Color, Move};
+use chess::{Board, Color, Move};
 
 /// Entries saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -17,6 +18,9 @@ pub struct History {
     /// `cont[prev_piece_to * 768 + piece_to]`; the row for `NO_PIECE_TO` is a sink.
     cont: Box<[i16]>,
     counter: Box<[Move; 12 * 64 + 1]>,
+    /// `capture[piece_to][victim kind]` (kind 5, the king's slot, for a promotion that
+    /// captures nothing).
+    capture: Box<[[i16; 6]; NO_PIECE_TO]>,
 }
 
 impl Default for History {
@@ -25,7 +29,19 @@ impl Default for History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             cont: vec![0i16; (NO_PIECE_TO + 1) * NO_PIECE_TO].into_boxed_slice(),
             counter: Box::new([Move::NULL; 12 * 64 + 1]),
+            capture: Box::new([[0; 6]; NO_PIECE_TO]),
         }
+    }
+}
+
+/// The capture-history victim slot of the tactical move `m` on `b`: the captured kind, or
+/// 5 (the king's slot, never captured) for a promotion onto an empty square.
+#[inline(always)]
+pub fn victim_of(b: &Board, m: Move) -> usize {
+    if m.is_en_passant() {
+        0
+    } else {
+        b.kind_on(m.to()).map_or(5, |k| k.index())
     }
 }
 
@@ -94,6 +110,19 @@ impl History {
         if prev2 != NO_PIECE_TO {
             gravity(&mut self.cont[prev2 * NO_PIECE_TO + pt], bonus);
         }
+    }
+
+    /// Capture history of the piece-to `pt` taking `victim` (a kind index, see
+    /// [`victim_of`]).
+    #[inline(always)]
+    pub fn capture(&self, pt: PieceTo, victim: usize) -> i32 {
+        self.capture[pt][victim] as i32
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a capture.
+    #[inline]
+    pub fn update_capture(&mut self, pt: PieceTo, victim: usize, bonus: i32) {
+        gravity(&mut self.capture[pt][victim], bonus);
     }
 
     /// The remembered reply to the previous move.

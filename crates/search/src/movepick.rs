@@ -1,8 +1,9 @@
-//! Staged move picking: TT move, good captures (MVV-LVA, kept only if SEE does not lose),
+//! Staged move picking: TT move, good captures (MVV-LVA and capture history, kept only if
+//! SEE does not lose),
 //! killers and countermove, quiets by history, then the bad captures. Each stage asks the
 //! device for one generator mode only when the earlier stages did not cut off.
 
-use crate::history::{History, PieceTo};
+use crate::history::{victim_of, History, PieceTo};
 use crate::see::{capture_gain, see_ge};
 use chess::{Board, GenMode, Move, MoveList, MAX_MOVES};
 use device::MoveGenDevice;
@@ -138,9 +139,11 @@ impl MovePicker {
         Some(m)
     }
 
-    fn score_captures(&mut self, b: &Board) {
+    /// Captures by victim value first, then capture history, then least valuable attacker.
+    fn score_captures(&mut self, b: &Board, hist: &History) {
         for i in 0..self.list.len() {
-            self.scores[i] = mvv_lva(b, self.list[i]);
+            let m = self.list[i];
+            self.scores[i] = mvv_lva(b, m) * 2 + hist.capture(piece_to(b, m), victim_of(b, m)) / 8;
         }
         self.cur = 0;
     }
@@ -164,7 +167,7 @@ impl MovePicker {
                 }
                 Stage::GenCaptures | Stage::QsGen => {
                     dev.generate(GenMode::Captures, &mut self.list);
-                    self.score_captures(dev.position());
+                    self.score_captures(dev.position(), hist);
                     self.stage = if self.stage == Stage::GenCaptures {
                         Stage::GoodCaptures
                     } else {

@@ -2,7 +2,7 @@
 //! search with quiescence. Every thread of the Lazy SMP pool runs this; only the main thread
 //! (id 0) watches the clock and reports.
 
-use crate::history::{bonus, History, PieceTo, NO_PIECE_TO};
+use crate::history::{bonus, victim_of, History, PieceTo, NO_PIECE_TO};
 use crate::limits::{Limits, TimeBudget};
 use crate::movepick::{piece_to, MovePicker, QuietContext};
 use crate::score::*;
@@ -633,6 +633,7 @@ impl<D: MoveGenDevice> Worker<D> {
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
         let mut quiets = MoveList::new();
+        let mut captures = MoveList::new();
         let orig_alpha = alpha;
         let side = self.dev.position().side_to_move();
 
@@ -743,16 +744,26 @@ impl<D: MoveGenDevice> Worker<D> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let b = bonus(depth);
                         if quiet {
                             self.reward_quiet(m, &quiets, depth, ply, side, prev1, prev2);
+                        } else {
+                            self.update_capture(m, b);
+                        }
+                        for &c in captures.iter() {
+                            self.update_capture(c, -b);
                         }
                         break;
                     }
                     alpha = score;
                 }
             }
-            if quiet && m != best_move {
-                quiets.push(m);
+            if m != best_move {
+                if quiet {
+                    quiets.push(m);
+                } else {
+                    captures.push(m);
+                }
             }
         }
 
@@ -811,6 +822,14 @@ impl<D: MoveGenDevice> Worker<D> {
             f.killers[0] = m;
         }
         self.hist.set_counter(prev1, m);
+    }
+
+    /// Adds `bonus` to the capture history of the tactical move `m` (not yet played).
+    #[inline]
+    fn update_capture(&mut self, m: Move, bonus: i32) {
+        let pos = self.dev.position();
+        let (pt, victim) = (piece_to(pos, m), victim_of(pos, m));
+        self.hist.update_capture(pt, victim, bonus);
     }
 
     /// Shared node entry: PV bookkeeping, the stop check and draws by rule. Returns the score
