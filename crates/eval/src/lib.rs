@@ -141,8 +141,9 @@ pub fn evaluate_cached(b: &Board, cache: &mut PawnCache) -> i32 {
 /// tapered score from the side to move's point of view.
 #[inline(always)]
 fn finish<T: Trace>(b: &Board, mut acc: Acc<'_, T>) -> i32 {
+    let attacks = Color::ALL.map(|c| side(b, c, &mut acc));
     for c in Color::ALL {
-        side(b, c, &mut acc);
+        threats(b, c, &attacks, &mut acc);
     }
     acc.add(TEMPO, b.side_to_move(), 1);
     let phase = phase(b);
@@ -200,8 +201,44 @@ pub(crate) fn pawn_terms<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
     }
 }
 
-/// Every term for side `c` but the pawn-only ones.
-fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
+/// Squares a side's pieces attack, gathered by [`side`] for the threat terms.
+#[derive(Copy, Clone, Default)]
+struct Attacks {
+    /// By every piece, pawns and king included.
+    all: Bitboard,
+    /// By knights and bishops.
+    minors: Bitboard,
+    /// By rooks.
+    rooks: Bitboard,
+}
+
+/// Threats by side `c`: enemy pieces attacked by lesser ones, or attacked and undefended.
+#[inline(always)]
+fn threats<T: Trace>(b: &Board, c: Color, attacks: &[Attacks; 2], acc: &mut Acc<'_, T>) {
+    let them = !c;
+    let theirs = b.color(them);
+    let queens = b.pieces(them, PieceKind::Queen);
+    let majors = queens | b.pieces(them, PieceKind::Rook);
+    let pieces = majors | b.pieces(them, PieceKind::Knight) | b.pieces(them, PieceKind::Bishop);
+    debug_assert!((pieces & !theirs).is_empty());
+    let ours = &attacks[c.index()];
+    let pawn_hits = pawn_attack_set(b.pieces(c, PieceKind::Pawn), c) & pieces;
+    let counts = [
+        (THREAT_BY_PAWN, pawn_hits),
+        (THREAT_BY_MINOR, ours.minors & majors),
+        (THREAT_BY_ROOK, ours.rooks & queens),
+        (HANGING, pieces & ours.all & !attacks[them.index()].all),
+    ];
+    for (idx, set) in counts {
+        let n = set.count() as i32;
+        if n > 0 {
+            acc.add(idx, c, n);
+        }
+    }
+}
+
+/// Every term for side `c` but the pawn-only ones; returns the squares `c` attacks.
+fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) -> Attacks {
     let them = !c;
     let occ = b.occupied();
     let own = b.color(c);
@@ -214,6 +251,10 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
     let ci = c.index();
 
     // Pieces.
+    let mut attacked = Attacks {
+        all: pawn_attack_set(our_pawns, c) | king_attacks(b.king(c)),
+        ..Attacks::default()
+    };
     let mut attackers = 0;
     let mut units = [0i32; 4];
     for kind in [
@@ -229,6 +270,12 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
             acc.add(MATERIAL + k, c, 1);
             acc.add(PSQT + k * 64 + rel.index(), c, 1);
             let att = attacks_from(kind, c, sq, occ);
+            attacked.all |= att;
+            match kind {
+                PieceKind::Knight | PieceKind::Bishop => attacked.minors |= att,
+                PieceKind::Rook => attacked.rooks |= att,
+                _ => {}
+            }
             acc.add(mob_base + (att & area).count() as usize, c, 1);
             let hits = (att & zone).count() as i32;
             if hits > 0 {
@@ -288,6 +335,7 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
         };
         acc.add(STORM + edge * 4 + storm, c, 1);
     }
+    attacked
 }
 
 #[cfg(test)]

@@ -47,8 +47,16 @@ pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
 pub const ROOK_SEVENTH: usize = ROOK_SEMI_OPEN + 1;
 /// Side to move.
 pub const TEMPO: usize = ROOK_SEVENTH + 1;
+/// Enemy knight, bishop, rook or queen attacked by one of our pawns.
+pub const THREAT_BY_PAWN: usize = TEMPO + 1;
+/// Enemy rook or queen attacked by one of our knights or bishops.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+/// Enemy queen attacked by one of our rooks.
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1;
+/// Enemy knight, bishop, rook or queen that we attack and no enemy piece defends.
+pub const HANGING: usize = THREAT_BY_ROOK + 1;
 /// Number of weights.
-pub const NUM_PARAMS: usize = TEMPO + 1;
+pub const NUM_PARAMS: usize = HANGING + 1;
 
 /// The evaluation's term groups, as shown by `estuary eval`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,11 +77,13 @@ pub enum Term {
     Pieces,
     /// Side to move.
     Tempo,
+    /// Pieces attacked by lesser pieces, or attacked and undefended.
+    Threats,
 }
 
 impl Term {
     /// Every term, in display order.
-    pub const ALL: [Term; 8] = [
+    pub const ALL: [Term; 9] = [
         Term::Material,
         Term::Psqt,
         Term::Mobility,
@@ -82,6 +92,7 @@ impl Term {
         Term::KingSafety,
         Term::Pieces,
         Term::Tempo,
+        Term::Threats,
     ];
 
     /// The term a weight index belongs to.
@@ -94,7 +105,8 @@ impl Term {
             i if i < SHIELD => Term::PawnStructure,
             i if i < BISHOP_PAIR => Term::KingSafety,
             i if i < TEMPO => Term::Pieces,
-            _ => Term::Tempo,
+            TEMPO => Term::Tempo,
+            _ => Term::Threats,
         }
     }
 
@@ -109,6 +121,7 @@ impl Term {
             Term::KingSafety => "King safety",
             Term::Pieces => "Pieces",
             Term::Tempo => "Tempo",
+            Term::Threats => "Threats",
         }
     }
 }
@@ -142,7 +155,11 @@ pub fn param_name(idx: usize) -> String {
         ROOK_OPEN => "rook open file".into(),
         ROOK_SEMI_OPEN => "rook semi-open file".into(),
         ROOK_SEVENTH => "rook seventh".into(),
-        _ => "tempo".into(),
+        TEMPO => "tempo".into(),
+        THREAT_BY_PAWN => "threat by pawn".into(),
+        THREAT_BY_MINOR => "threat by minor".into(),
+        THREAT_BY_ROOK => "threat by rook".into(),
+        _ => "hanging".into(),
     }
 }
 
@@ -230,6 +247,10 @@ pub fn start_weights() -> Vec<S> {
     w[ROOK_SEMI_OPEN] = S(12, 8);
     w[ROOK_SEVENTH] = S(15, 25);
     w[TEMPO] = S(15, 5);
+    w[THREAT_BY_PAWN] = S(45, 30);
+    w[THREAT_BY_MINOR] = S(35, 25);
+    w[THREAT_BY_ROOK] = S(35, 20);
+    w[HANGING] = S(25, 15);
     w
 }
 
