@@ -11,6 +11,25 @@ use mate::{Limits, MateSolver, Solution, Tsume, Verdict};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// Stack of a thread that runs the solver: the search recurses once a ply.
+pub(crate) const SOLVER_STACK: usize = 512 << 20;
+/// Ply cap for a solver on a [`SOLVER_STACK`] thread (about 1.4 KB of stack a ply: 60,000
+/// plies take under 100 MiB, a wide margin).
+pub(crate) const SOLVER_MAX_PLY: u32 = 60_000;
+
+/// Runs `f` on a thread with a [`SOLVER_STACK`] stack and returns its result.
+pub(crate) fn on_solver_thread<R: Send + 'static>(
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, String> {
+    std::thread::Builder::new()
+        .name("tsume".into())
+        .stack_size(SOLVER_STACK)
+        .spawn(f)
+        .map_err(|e| format!("cannot start the solver thread: {e}"))?
+        .join()
+        .map_err(|_| "the solver thread panicked".to_string())
+}
+
 fn describe(s: &Solution<shogi::Move>) -> String {
     let ms = s.stats.time.as_millis();
     let tail = format!(
@@ -54,18 +73,27 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     if nodes.is_none() && time.is_none() && file.is_some() {
         eprintln!("note: no --nodes or --time limit: a hard problem may run long");
     }
-    let mut solver = MateSolver::<Tsume>::new(limits);
-    solver.set_skip_futile(muda);
-    match (sfen, file) {
+    let job = match (sfen, file) {
         (Some(s), None) => {
             let pos = shogi::Position::from_sfen_relaxed(&s).map_err(|e| e.to_string())?;
-            let sol = solver.solve(&Tsume::new(pos));
-            println!("{}", describe(&sol));
-            Ok(ExitCode::SUCCESS)
+            Ok(pos)
         }
-        (None, Some(f)) => run_file(&mut solver, &f),
-        _ => Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]".into()),
-    }
+        (None, Some(f)) => Err(f),
+        _ => return Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]".into()),
+    };
+    on_solver_thread(move || {
+        let mut solver = MateSolver::<Tsume>::new(limits);
+        solver.set_skip_futile(muda);
+        solver.set_max_ply(SOLVER_MAX_PLY);
+        match job {
+            Ok(pos) => {
+                let sol = solver.solve(&Tsume::new(pos));
+                println!("{}", describe(&sol));
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(f) => run_file(&mut solver, &f),
+        }
+    })?
 }
 
 fn run_file(solver: &mut MateSolver<Tsume>, path: &str) -> Result<ExitCode, String> {

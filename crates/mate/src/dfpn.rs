@@ -53,6 +53,8 @@ pub struct Stats {
     pub collections: u64,
     /// Path-dependent (repetition) disproofs stored.
     pub repetition_disproofs: u64,
+    /// Positions given up at the ply cap ([`Solver::set_max_ply`]).
+    pub ply_cutoffs: u64,
 }
 
 impl Stats {
@@ -102,6 +104,13 @@ pub struct Solver<G: MateGame> {
     /// depend on.
     rep_table: HashMap<u64, u32, KeyHasher>,
     path: Vec<u64>,
+    /// How many path positions have each value of the low key bits: a zero proves a position
+    /// is not on the path without scanning it (deep problems have paths of thousands).
+    path_filter: Vec<u32>,
+    /// Plies below the root past which positions are given up (see [`Solver::set_max_ply`]).
+    max_ply: u32,
+    /// Positions given up at the ply cap.
+    ply_cutoffs: u64,
     buffers: Vec<Vec<Child<G::Move, G::Hand>>>,
     moves: Vec<Vec<G::Move>>,
     limits: Limits,
@@ -169,6 +178,14 @@ impl std::hash::Hasher for KeyHash {
 /// "Not disproven by a repetition."
 const NO_REP: u32 = u32::MAX;
 
+/// Size of the path filter (a power of two).
+const PATH_FILTER: usize = 1 << 12;
+
+/// Default ply cap: the recursion takes about 1.4 KB of stack a ply, so 1,000 plies fit the
+/// 2 MiB stack of a spawned thread. Deeper searches need a bigger stack and
+/// [`Solver::set_max_ply`].
+pub const DEFAULT_MAX_PLY: u32 = 1000;
+
 #[inline]
 fn path_hash(parent: u64, key: u64) -> u64 {
     (parent.rotate_left(9) ^ key).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -181,6 +198,9 @@ impl<G: MateGame> Solver<G> {
             table: Table::new(limits.table_bytes),
             rep_table: HashMap::default(),
             path: Vec::new(),
+            path_filter: vec![0; PATH_FILTER],
+            max_ply: DEFAULT_MAX_PLY,
+            ply_cutoffs: 0,
             buffers: Vec::new(),
             moves: Vec::new(),
             limits,
@@ -212,6 +232,14 @@ impl<G: MateGame> Solver<G> {
         self.limits.time = time;
     }
 
+    /// Positions more than `plies` below the root are given up: they read as unprovable but
+    /// not disproven, so a search that needs them ends `Unknown`, never with a false mate or
+    /// no-mate. The search recurses once a ply, about 1.4 KB of stack each: run deep searches
+    /// on a thread with a stack to match (the default, [`DEFAULT_MAX_PLY`], fits 2 MiB).
+    pub fn set_max_ply(&mut self, plies: u32) {
+        self.max_ply = plies.max(1);
+    }
+
     /// Forgets everything learned.
     pub fn clear(&mut self) {
         self.table.clear();
@@ -231,6 +259,7 @@ impl<G: MateGame> Solver<G> {
             table_fill_permille: self.table.fill_permille(),
             collections: self.table.collections,
             repetition_disproofs: self.rep_disproofs,
+            ply_cutoffs: self.ply_cutoffs,
         }
     }
 
@@ -288,6 +317,7 @@ impl<G: MateGame> Solver<G> {
         self.nodes = 0;
         self.aborted = false;
         self.rep_disproofs = 0;
+        self.ply_cutoffs = 0;
     }
 
     pub(crate) fn set_depth_limit(&mut self, d: Option<u32>) {
@@ -363,6 +393,14 @@ impl<G: MateGame> Solver<G> {
         self.nodes += 1;
         self.check_limits();
         let key = self.table_key(g, ply);
+        if ply >= self.max_ply {
+            // Too deep for the stack: unprovable here, but not disproven. Stored so that the
+            // parent reads it and turns elsewhere; it is never a proof or a disproof.
+            self.ply_cutoffs += 1;
+            let hand = g.attacker_hand();
+            self.table.store(key, hand, INF, 1, 0, 1);
+            return (INF, 1, 0, hand, NO_REP);
+        }
         let hand = g.attacker_hand();
         let remaining = self.depth_limit.map(|l| l.saturating_sub(ply));
 
@@ -508,6 +546,7 @@ impl<G: MateGame> Solver<G> {
         let start_nodes = self.nodes;
         let my_index = self.path.len() as u32;
         self.path.push(g.key());
+        self.path_filter[g.key() as usize & (PATH_FILTER - 1)] += 1;
         let (mut pn, mut dn);
         let mut best_len;
         let mut rep_dep;
@@ -527,7 +566,12 @@ impl<G: MateGame> Solver<G> {
                     // Decided on an earlier pass: proofs and disproofs do not change.
                 } else {
                     let child_hash = path_hash(phash, k.full);
-                    k.rep = match self.path.iter().position(|&x| x == k.full) {
+                    let on_path = if self.path_filter[k.full as usize & (PATH_FILTER - 1)] == 0 {
+                        None
+                    } else {
+                        self.path.iter().position(|&x| x == k.full)
+                    };
+                    k.rep = match on_path {
                         Some(i) => i as u32,
                         None => self.rep_table.get(&child_hash).copied().unwrap_or(NO_REP),
                     };
@@ -609,6 +653,7 @@ impl<G: MateGame> Solver<G> {
             }
         }
         self.path.pop();
+        self.path_filter[g.key() as usize & (PATH_FILTER - 1)] -= 1;
         let work = self.nodes - start_nodes + 1;
 
         // Store the result.

@@ -28,7 +28,7 @@ mod shogi_game;
 mod tt;
 
 pub use chess_game::ChessMate;
-pub use dfpn::{Limits, Progress, Solver, Stats, Verdict};
+pub use dfpn::{Limits, Progress, Solver, Stats, Verdict, DEFAULT_MAX_PLY};
 pub use game::{HandSet, MateGame};
 pub use line::{MateSolver, Solution};
 pub use shogi_game::Tsume;

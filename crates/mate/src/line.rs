@@ -56,6 +56,12 @@ impl<G: MateGame> MateSolver<G> {
         self.main.skip_futile = on;
     }
 
+    /// Gives up positions more than `plies` below the root (see [`Solver::set_max_ply`]; the
+    /// default fits a 2 MiB thread stack).
+    pub fn set_max_ply(&mut self, plies: u32) {
+        self.main.set_max_ply(plies);
+    }
+
     /// Bytes held by both tables.
     pub fn table_bytes(&self) -> usize {
         self.main.table_bytes()

@@ -4,7 +4,10 @@
 //! length (see the README: 1968 of 1979 match today, and that floor is enforced here).
 
 use mate::{Limits, MateSolver, Tsume, Verdict};
-use shogi::{MoveList, Position};
+use shogi::Position;
+
+mod common;
+use common::verify;
 use std::path::PathBuf;
 
 fn data() -> Option<String> {
@@ -19,27 +22,6 @@ fn data() -> Option<String> {
             None
         }
     }
-}
-
-/// Checks that `line` is legal from `pos`, that the attacker checks on every move and that
-/// the final position is checkmate.
-fn verify(pos: &Position, line: &[shogi::Move]) -> Result<(), String> {
-    let mut p = pos.clone();
-    let mut l = MoveList::new();
-    for (i, &m) in line.iter().enumerate() {
-        p.legal_moves(&mut l);
-        if !l.contains(m) {
-            return Err(format!("ply {}: {} illegal", i + 1, m.usi()));
-        }
-        p.play(m);
-        if i % 2 == 0 && !p.in_check() {
-            return Err(format!("ply {}: {} is not a check", i + 1, m.usi()));
-        }
-    }
-    if !p.is_checkmate() {
-        return Err("the last position is not checkmate".into());
-    }
-    Ok(())
 }
 
 #[test]

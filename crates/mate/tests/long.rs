@@ -1,0 +1,112 @@
+//! Long classical problems (tests/data/long.tsv: sfen, published length, id, optional main
+//! line): every position is legal with the side to move attacking, and the published main line
+//! of Microcosmos (1525 plies) replays as a legal mate with a check on every attacker move.
+//! The short ones the solver finishes in seconds are solved here; the README has the command
+//! for the rest.
+
+use mate::{Limits, MateSolver, Tsume, Verdict};
+use shogi::{MoveList, Position};
+
+mod common;
+use common::verify;
+
+struct Problem {
+    sfen: String,
+    plies: usize,
+    id: String,
+    line: Option<String>,
+}
+
+fn problems() -> Vec<Problem> {
+    include_str!("data/long.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Problem {
+                sfen: f[0].to_string(),
+                plies: f[1].parse().expect("plies"),
+                id: f[2].to_string(),
+                line: f.get(3).map(|s| s.to_string()),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn long_problems_are_legal_attacker_to_move_positions() {
+    let all = problems();
+    assert!(all.len() >= 6);
+    for p in &all {
+        let pos = Position::from_sfen(&p.sfen).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        let defender = pos.side_to_move().flip();
+        assert!(
+            pos.king_square(defender).is_some(),
+            "{}: no defending king",
+            p.id
+        );
+        assert!(!pos.in_check(), "{}: the attacker is in check", p.id);
+        let mut checks = MoveList::new();
+        pos.check_moves(&mut checks);
+        assert!(!checks.is_empty(), "{}: no check to start with", p.id);
+        assert_eq!(
+            p.plies % 2,
+            1,
+            "{}: a mate has an odd number of plies",
+            p.id
+        );
+        if let Some(text) = &p.line {
+            let mut g = pos.clone();
+            let mut line = Vec::new();
+            for (i, usi) in text.split_whitespace().enumerate() {
+                let m = g
+                    .parse_usi(usi)
+                    .unwrap_or_else(|e| panic!("{} ply {}: {e}", p.id, i + 1));
+                line.push(m);
+                g.play(m);
+            }
+            assert_eq!(line.len(), p.plies, "{}: main line length", p.id);
+            if let Err(e) = verify(&pos, &line) {
+                panic!("{}: {e}", p.id);
+            }
+        }
+    }
+}
+
+/// Microcosmos searched on a thread with a 2 MiB stack: with the default ply cap the deep
+/// lines are given up instead of overflowing the stack, and a cut-off search ends `Unknown`,
+/// never with a false "no mate".
+#[test]
+fn deep_searches_stop_at_the_ply_cap_instead_of_overflowing_the_stack() {
+    let sfen = problems()
+        .into_iter()
+        .find(|p| p.id == "microcosmos")
+        .expect("microcosmos is listed")
+        .sfen;
+    for cap in [None, Some(60)] {
+        let sfen = sfen.clone();
+        let sol = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let mut s = MateSolver::<Tsume>::new(Limits {
+                    nodes: 400_000,
+                    table_bytes: 16 << 20,
+                    ..Limits::default()
+                });
+                if let Some(c) = cap {
+                    s.set_max_ply(c);
+                }
+                s.solve(&Tsume::new(Position::from_sfen(&sfen).expect("parses")))
+            })
+            .expect("thread starts")
+            .join()
+            .expect("no stack overflow or panic");
+        assert_eq!(sol.verdict, Verdict::Unknown, "cap {cap:?}");
+        if cap.is_some() {
+            assert!(
+                sol.stats.ply_cutoffs > 0,
+                "the 60-ply cap was never reached"
+            );
+        }
+    }
+}
