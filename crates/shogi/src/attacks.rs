@@ -259,6 +259,20 @@ pub fn direction(a: Square, b: Square) -> Option<usize> {
     (d < 8).then_some(d as usize)
 }
 
+/// The first occupied square from `sq` (excluded) along direction `d`, if any.
+#[inline]
+pub fn first_on_ray(d: usize, sq: Square, occ: Bitboard) -> Option<Square> {
+    let b = RAYS[d][sq.index()] & occ.0;
+    if b == 0 {
+        None
+    } else if (2..=5).contains(&d) {
+        // East, south-east, south and south-west run toward higher square indices.
+        Some(Square(b.trailing_zeros() as u8))
+    } else {
+        Some(Square((127 - b.leading_zeros()) as u8))
+    }
+}
+
 /// Squares strictly between `a` and `b` when aligned, else empty.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {

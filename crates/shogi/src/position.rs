@@ -193,7 +193,50 @@ impl Position {
         self.side = us.flip();
         self.board_key ^= zobrist::SIDE;
         self.ply += 1;
-        self.checkers = self.compute_checkers();
+        self.checkers = self.checkers_after(m);
+    }
+
+    /// The checkers after `m` (just played by the side not to move): the moved or dropped
+    /// piece itself, and a slider of the mover uncovered on the line from the king through the
+    /// square the piece left. Equal to [`Position::compute_checkers`], without testing every
+    /// kind of attacker.
+    fn checkers_after(&self, m: Move) -> Bitboard {
+        let Some(k) = self.king_square(self.side) else {
+            return Bitboard::EMPTY;
+        };
+        let us = self.side.flip();
+        let occ = self.occupied();
+        let to = m.to();
+        let mut ch = Bitboard::EMPTY;
+        if let Some(p) = self.board[to.index()] {
+            if attacks::attacks(p.kind, us, to, occ).has(k) {
+                ch = Bitboard::from_square(to);
+            }
+        }
+        if m.is_drop() {
+            return ch;
+        }
+        let Some(d) = attacks::direction(k, m.from()) else {
+            return ch;
+        };
+        let Some(s) = attacks::first_on_ray(d, k, occ) else {
+            return ch;
+        };
+        let Some(p) = self.board[s.index()] else {
+            return ch;
+        };
+        // Directions 0, 2, 4, 6 are orthogonal; a lance attacks the king when the ray from the
+        // king to it points the lance's way back (south for Black, north for White).
+        let slides = match p.kind {
+            PieceKind::Rook | PieceKind::Dragon => d % 2 == 0,
+            PieceKind::Bishop | PieceKind::Horse => d % 2 == 1,
+            PieceKind::Lance => d == if us == Color::Black { 4 } else { 0 },
+            _ => false,
+        };
+        if p.color == us && slides {
+            ch |= Bitboard::from_square(s);
+        }
+        ch
     }
 
     /// The position after `m`.

@@ -62,3 +62,28 @@ fn checks_and_evasions_equal_filtered_legal_moves() {
     assert!(positions >= 100_000, "only {positions} positions");
     assert!(in_check >= 5_000, "only {in_check} positions in check");
 }
+
+/// The checkers a move leaves (computed from the moved piece and the line it uncovered) equal
+/// those computed from scratch for the same position (parsed back from its SFEN).
+#[test]
+fn checkers_after_a_move_equal_checkers_from_scratch() {
+    let mut legal = MoveList::new();
+    let mut moves = 0usize;
+    random_playouts(0xC8EC, 300, 130, |pos| {
+        pos.legal_moves(&mut legal);
+        for &m in legal.iter() {
+            let next = pos.after(m);
+            let fresh =
+                shogi::Position::from_sfen_relaxed(&next.to_sfen()).expect("own SFEN parses");
+            assert_eq!(
+                next.checkers(),
+                fresh.checkers(),
+                "{} after {}",
+                pos.to_sfen(),
+                m.usi()
+            );
+            moves += 1;
+        }
+    });
+    assert!(moves >= 1_000_000, "only {moves} moves");
+}
