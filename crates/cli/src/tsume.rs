@@ -30,7 +30,23 @@ pub(crate) fn on_solver_thread<R: Send + 'static>(
         .map_err(|_| "the solver thread panicked".to_string())
 }
 
-fn describe(s: &Solution<shogi::Move>) -> String {
+/// True when `line` plays legally from `pos` to checkmate with a check on every attacker move.
+/// A line read back from a table whose entries were overwritten can stop short of mate.
+fn line_mates(pos: &shogi::Position, line: &[shogi::Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal(m) {
+            return false;
+        }
+        p.play(m);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    p.is_checkmate()
+}
+
+fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
     let ms = s.stats.time.as_millis();
     let tail = format!(
         "plies {} nodes {} time {} nps {}",
@@ -42,7 +58,8 @@ fn describe(s: &Solution<shogi::Move>) -> String {
     match s.verdict {
         Verdict::Mate => {
             let moves: Vec<String> = s.line.iter().map(|m| m.usi()).collect();
-            format!("checkmate {} {tail}", moves.join(" "))
+            let note = if complete { "" } else { " line-incomplete" };
+            format!("checkmate {} {tail}{note}", moves.join(" "))
         }
         Verdict::NoMate => format!("nomate {tail}"),
         Verdict::Unknown => format!("timeout {tail}"),
@@ -87,8 +104,8 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         solver.set_max_ply(SOLVER_MAX_PLY);
         match job {
             Ok(pos) => {
-                let sol = solver.solve(&Tsume::new(pos));
-                println!("{}", describe(&sol));
+                let sol = solver.solve(&Tsume::new(pos.clone()));
+                println!("{}", describe(&sol, line_mates(&pos, &sol.line)));
                 Ok(ExitCode::SUCCESS)
             }
             Err(f) => run_file(&mut solver, &f),
@@ -115,16 +132,18 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str) -> Result<ExitCode, Stri
                 continue;
             }
         };
-        let sol = solver.solve(&Tsume::new(pos));
+        let sol = solver.solve(&Tsume::new(pos.clone()));
         nodes += sol.stats.nodes;
-        if sol.verdict == Verdict::Mate {
+        // Solved means proven with a line that really mates.
+        let complete = sol.verdict == Verdict::Mate && line_mates(&pos, &sol.line);
+        if complete {
             solved += 1;
             if want == Some(sol.line.len()) {
                 matched += 1;
             }
         }
         let expected = want.map_or("-".to_string(), |w| w.to_string());
-        println!("{} id {id} expected {expected}", describe(&sol));
+        println!("{} id {id} expected {expected}", describe(&sol, complete));
     }
     println!(
         "solved {solved}/{total}, length-matched {matched}/{total}, nodes {nodes}, time {}",
