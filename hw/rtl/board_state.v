@@ -32,12 +32,13 @@ module board_state (
 
     localparam [6:0] NO_SQ = 7'd64;
 
-    function automatic [2:0] kind_at(input [383:0] ks, input [5:0] sq);
+    // Kind on the square of the one-square board `at` (an AND-OR per kind, no 64-way mux).
+    function automatic [2:0] kind_at(input [383:0] ks, input [63:0] at);
         integer k;
         begin
             kind_at = KIND_NONE;
             for (k = 0; k < 6; k = k + 1)
-                if (ks[64 * k + sq]) kind_at = k[2:0];
+                if ((ks[64 * k +: 64] & at) != 64'd0) kind_at = k[2:0];
         end
     endfunction
 
@@ -50,23 +51,29 @@ module board_state (
     wire        is_capture = flag[2];
     wire        is_promo = flag[3];
     wire [2:0]  promo_kind = {1'b0, flag[1:0]} + 3'd1;
-    wire [63:0] from_bb = 64'd1 << from;
-    wire [63:0] to_bb = 64'd1 << to;
+    wire [63:0] from_bb = square_bb(from);
+    wire [63:0] to_bb = square_bb(to);
     // The pawn taken en passant stands beside the capturer: to's file, from's rank.
-    wire [63:0] ep_victim_bb = 64'd1 << {from[5:3], to[2:0]};
+    wire [63:0] ep_victim_bb = square_bb({from[5:3], to[2:0]});
     wire        short_side = to > from;
-    wire [63:0] king_dest_bb = 64'd1 << {from[5:3], short_side ? CASTLE_KING_FILE_0 : CASTLE_KING_FILE_1};
-    wire [63:0] rook_dest_bb = 64'd1 << {from[5:3], short_side ? CASTLE_ROOK_FILE_0 : CASTLE_ROOK_FILE_1};
+    wire [63:0] king_dest_bb = square_bb({from[5:3], short_side ? CASTLE_KING_FILE_0 : CASTLE_KING_FILE_1});
+    wire [63:0] rook_dest_bb = square_bb({from[5:3], short_side ? CASTLE_ROOK_FILE_0 : CASTLE_ROOK_FILE_1});
 
     // ---- make (side = mover) ----
     wire        us = side;
-    wire [2:0]  moved = kind_at(kinds, from);
+    wire [2:0]  moved = kind_at(kinds, from_bb);
     wire [2:0]  placed = is_promo ? promo_kind : moved;
     wire [63:0] removed_bb = is_ep ? ep_victim_bb : (is_capture ? to_bb : 64'd0);
+    // After a double push, an en-passant square only if an enemy pawn stands beside `to`
+    // (exactly the pawns that attack the square passed over).
     wire [5:0]  push_mid = us ? from - 6'd8 : from + 6'd8;
-    wire [63:0] their_pawns = kinds[64 * KIND_PAWN +: 64] & colors[64 * (!us) +: 64];
-    wire [63:0] mid_attacks = us ? rom_black_pawn_attacks(push_mid) : rom_white_pawn_attacks(push_mid);
-    wire [6:0]  ep_after_make = (flag == FLAG_DOUBLE_PUSH && (mid_attacks & their_pawns) != 64'd0)
+    // Colour boards by role (explicit 2:1 selects: a part-select at 64 * side would be
+    // synthesized as a 128-bit shifter).
+    wire [63:0] side_bb = side ? colors[127:64] : colors[63:0];     // the side to move
+    wire [63:0] other_bb = side ? colors[63:0] : colors[127:64];
+    wire [63:0] their_pawns = kinds[64 * KIND_PAWN +: 64] & other_bb;
+    wire [63:0] beside_to = step(to_bb, DIR_E) | step(to_bb, DIR_W);
+    wire [6:0]  ep_after_make = (flag == FLAG_DOUBLE_PUSH && (beside_to & their_pawns) != 64'd0)
                                 ? {1'b0, push_mid} : NO_SQ;
     reg  [3:0]  rights_after_make;
     integer r;
@@ -80,53 +87,58 @@ module board_state (
     end
 
     reg [383:0] kinds_after_make;
-    reg [127:0] colors_after_make;
+    reg [63:0]  mover_after_make, other_after_make;
+    wire [127:0] colors_after_make = side ? {mover_after_make, other_after_make} : {other_after_make, mover_after_make};
     integer k;
     always @* begin
         kinds_after_make = kinds;
-        colors_after_make = colors;
+        mover_after_make = side_bb;
+        other_after_make = other_bb;
         k = 0;   // assigned on every path: no latch for the loop variable
         if (is_castle) begin
             // King takes own rook: both leave, then land (the squares may overlap in Chess960).
             kinds_after_make[64 * KIND_KING +: 64] = (kinds[64 * KIND_KING +: 64] & ~from_bb) | king_dest_bb;
             kinds_after_make[64 * KIND_ROOK +: 64] = (kinds[64 * KIND_ROOK +: 64] & ~to_bb) | rook_dest_bb;
-            colors_after_make[64 * us +: 64] = (colors[64 * us +: 64] & ~from_bb & ~to_bb) | king_dest_bb | rook_dest_bb;
+            mover_after_make = (side_bb & ~from_bb & ~to_bb) | king_dest_bb | rook_dest_bb;
         end else begin
             for (k = 0; k < 6; k = k + 1)
                 kinds_after_make[64 * k +: 64] = (kinds[64 * k +: 64] & ~from_bb & ~to_bb & ~removed_bb)
                                                  | ((placed == k) ? to_bb : 64'd0);
-            colors_after_make[64 * us +: 64] = (colors[64 * us +: 64] & ~from_bb) | to_bb;
-            colors_after_make[64 * (!us) +: 64] = colors[64 * (!us) +: 64] & ~removed_bb & ~to_bb;
+            mover_after_make = (side_bb & ~from_bb) | to_bb;
+            other_after_make = other_bb & ~removed_bb & ~to_bb;
         end
     end
 
     // ---- unmake (the mover is the side not to move) ----
-    wire        mover = ~side;
     wire [2:0]  captured = word[18:16];
-    wire [2:0]  standing = kind_at(kinds, to);
+    wire [2:0]  standing = kind_at(kinds, to_bb);
     wire [2:0]  original = is_promo ? KIND_PAWN : standing;
+    // The mover of the move taken back is the side not to move: other_bb.
     reg [383:0] kinds_after_unmake;
-    reg [127:0] colors_after_unmake;
+    reg [63:0]  mover_after_unmake, other_after_unmake;
+    wire [127:0] colors_after_unmake = side ? {other_after_unmake, mover_after_unmake} : {mover_after_unmake, other_after_unmake};
     integer u;
     always @* begin
         kinds_after_unmake = kinds;
-        colors_after_unmake = colors;
+        mover_after_unmake = other_bb;
+        other_after_unmake = side_bb;
         u = 0;
         if (is_castle) begin
             kinds_after_unmake[64 * KIND_KING +: 64] = (kinds[64 * KIND_KING +: 64] & ~king_dest_bb) | from_bb;
             kinds_after_unmake[64 * KIND_ROOK +: 64] = (kinds[64 * KIND_ROOK +: 64] & ~rook_dest_bb) | to_bb;
-            colors_after_unmake[64 * mover +: 64] = (colors[64 * mover +: 64] & ~king_dest_bb & ~rook_dest_bb) | from_bb | to_bb;
+            mover_after_unmake = (other_bb & ~king_dest_bb & ~rook_dest_bb) | from_bb | to_bb;
         end else begin
             for (u = 0; u < 6; u = u + 1)
                 kinds_after_unmake[64 * u +: 64] = (kinds[64 * u +: 64] & ~to_bb)
                     | ((original == u) ? from_bb : 64'd0)
                     | ((is_capture && captured == u) ? to_bb : 64'd0)
                     | ((is_ep && u == KIND_PAWN) ? ep_victim_bb : 64'd0);
-            colors_after_unmake[64 * mover +: 64] = (colors[64 * mover +: 64] & ~to_bb) | from_bb;
-            colors_after_unmake[64 * (!mover) +: 64] = colors[64 * (!mover) +: 64] | removed_bb;
+            mover_after_unmake = (other_bb & ~to_bb) | from_bb;
+            other_after_unmake = side_bb | removed_bb;
         end
     end
 
+    integer lw;
     always @(posedge clk) begin
         if (load) begin
             case (load_addr)
@@ -136,10 +148,12 @@ module board_state (
                     rights <= load_data[11:8];
                 end
                 5'd17: rook_sqs <= load_data[23:0];
-                default:
-                    if (load_addr < 5'd12) kinds[32 * load_addr +: 32] <= load_data;
-                    else if (load_addr < 5'd16) colors[32 * (load_addr - 5'd12) +: 32] <= load_data;
+                default: ;
             endcase
+            for (lw = 0; lw < 12; lw = lw + 1)
+                if (load_addr == lw) kinds[32 * lw +: 32] <= load_data;
+            for (lw = 0; lw < 4; lw = lw + 1)
+                if (load_addr == lw + 12) colors[32 * lw +: 32] <= load_data;
         end else if (make) begin
             kinds <= kinds_after_make;
             colors <= colors_after_make;

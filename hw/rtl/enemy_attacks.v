@@ -14,8 +14,8 @@ module enemy_attacks (
 `include "estuary_defs.vh"
 `include "gen/estuary_consts.vh"
 
-    wire [63:0] ours = colors[64 * side +: 64];
-    wire [63:0] them = colors[64 * (!side) +: 64];
+    wire [63:0] ours = (side ? colors[127:64] : colors[63:0]);
+    wire [63:0] them = (side ? colors[63:0] : colors[127:64]);
     wire [63:0] our_king = kinds[64 * KIND_KING +: 64] & ours;
     wire [63:0] their_orth = (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & them;
     wire [63:0] their_diag = (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & them;

@@ -130,26 +130,22 @@ function automatic [2:0] line_pos(input [1:0] axis, input [5:0] sq);
     line_pos = (axis == AXIS_FILE) ? sq[5:3] : sq[2:0];
 endfunction
 
-// The 8 bits of board b along line `id` (positions off the board read 0).
+// The 8 bits of board b along line `id` (positions off the board read 0). Written as an
+// AND-OR over the 15 possible lines with constant bit indices, so each bit is a small mux.
 function automatic [7:0] line_gather(input [1:0] axis, input [3:0] id, input [63:0] b);
-    integer x;
-    reg [4:0] r;
+    integer x, l, r;
     begin
         line_gather = 8'd0;
-        for (x = 0; x < 8; x = x + 1) begin
-            case (axis)
-                AXIS_FILE: line_gather[x] = b[8 * x + id[2:0]];
-                AXIS_RANK: line_gather[x] = b[8 * id[2:0] + x];
-                AXIS_DIAG: begin
-                    r = {1'b0, id} + x - 5'd7;   // rank of the square on file x
-                    line_gather[x] = ({1'b0, id} + x >= 5'd7) && (r < 5'd8) && b[{r[2:0], x[2:0]}];
-                end
-                default: begin
-                    r = {1'b0, id} - x;
-                    line_gather[x] = ({1'b0, id} >= x) && (r < 5'd8) && b[{r[2:0], x[2:0]}];
-                end
-            endcase
-        end
+        for (x = 0; x < 8; x = x + 1)
+            for (l = 0; l < 15; l = l + 1) begin
+                case (axis)
+                    AXIS_FILE: r = (l < 8) ? 8 * x + l : -1;
+                    AXIS_RANK: r = (l < 8) ? 8 * l + x : -1;
+                    AXIS_DIAG: r = (l + x - 7 >= 0 && l + x - 7 < 8) ? 8 * (l + x - 7) + x : -1;
+                    default:   r = (l - x >= 0 && l - x < 8) ? 8 * (l - x) + x : -1;
+                endcase
+                if (r >= 0 && id == l) line_gather[x] = b[r];
+            end
     end
 endfunction
 
@@ -168,4 +164,13 @@ function automatic [7:0] above8(input [2:0] p);
 endfunction
 function automatic [7:0] below8(input [2:0] p);
     below8 = (8'd1 << p) - 8'd1;
+endfunction
+
+// The one-square board of sq: a 6-to-64 decoder (one LUT6 a bit), not a 64-bit shifter.
+function automatic [63:0] square_bb(input [5:0] sq);
+    integer i;
+    begin
+        for (i = 0; i < 64; i = i + 1)
+            square_bb[i] = sq == i;
+    end
 endfunction

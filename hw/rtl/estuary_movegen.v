@@ -10,9 +10,10 @@
 // Commands (cmd, with cmd_addr / cmd_data), accepted when `ready`:
 //   1 LOAD   write load word cmd_addr (see board_state)   2 MAKE    cmd_data[15:0] = move
 //   3 UNMAKE cmd_data = unmake word                        4 NULL    pass the turn
-//   5 GEN    cmd_data[0] = captures only: the sets are built (7 clocks, or 5 + the number of
-//            knights, bishops, rooks and queens), then moves stream out one per clock on
-//            move_valid/move, then a gen_done pulse (with or after the last move).
+//   5 GEN    cmd_data[0] = captures only, cmd_data[1] = count only: the sets are built
+//            (max(6, 4 + the number of knights, bishops, rooks and queens) clocks), then moves
+//            stream out one per clock on move_valid/move, then a gen_done pulse (with or after
+//            the last move). Count only: no moves; move_count is valid with gen_done.
 // in_check describes the board as of ANALYSIS_LATENCY (4) clocks earlier: read it 4 clocks
 // after the last command. GEN may follow a command at once.
 module estuary_movegen (
@@ -26,11 +27,14 @@ module estuary_movegen (
     output wire        in_check,
     output wire        move_valid,
     output wire [15:0] move,
-    output wire        gen_done
+    output wire        gen_done,
+    output wire [7:0]  move_count      // count-only GEN: the number of legal moves, with gen_done
 );
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4, CMD_GEN = 3'd5;
-    // Clock (after the GEN edge) in which the analysis, then the enemy attack map, are valid.
-    localparam [4:0] T_ANALYSIS = 5'd3, T_ATTACKS = 5'd4, T_FLAGS = 5'd6;
+    // Clock (after the GEN edge) in which the pawn, king and castling sets are valid (the
+    // analysis from clock 3, the enemy attack map from 4, two stages in pawn_king_sets), and
+    // from which every flag of move_stream is.
+    localparam [4:0] T_SETS = 5'd5, T_FLAGS = 5'd6;
 
     reg       busy;
     reg [4:0] t;
@@ -78,33 +82,30 @@ module estuary_movegen (
     wire [1:0]   castle_ok;
     wire [11:0]  castle_sq;
     pawn_king_sets pawns_king (
-        .kinds(kinds), .colors(colors), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs),
+        .clk(clk), .kinds(kinds), .colors(colors), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs),
         .king_sq(king_sq), .check_mask(check_mask), .pinned_axis(pinned_axis),
         .leaper_checkers(leaper_checkers), .in_check(in_check), .double_check(double_check),
         .enemy_attacks(enemy_att),
         .pawn_sets(pawn_sets), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq));
 
-    wire finishing;
+    wire release_next;
     reg  streaming;
     wire go = busy && t >= T_FLAGS && pieces_done && !streaming;
     move_stream stream (
-        .clk(clk), .rst(rst), .start(start), .captures_only(cmd_data[0]), .go(go),
+        .clk(clk), .rst(rst), .start(start), .captures_only(cmd_data[0]), .count_only(cmd_data[1]), .go(go),
         .kinds(kinds), .colors(colors), .side(side), .king_sq(king_sq),
-        .load_pawns(busy && t == T_ANALYSIS), .pawn_sets(pawn_sets),
-        .load_king(busy && t == T_ATTACKS), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq),
+        .load_sets(busy && t == T_SETS), .pawn_sets(pawn_sets), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq),
         .wr_valid(wr_valid), .wr_slot(wr_slot), .wr_sq(wr_sq), .wr_set(wr_set),
-        .move_valid(move_valid), .move(move), .done(gen_done), .finishing(finishing));
+        .move_valid(move_valid), .move(move), .done(gen_done), .count(move_count),
+        .release_next(release_next));
 
-    // o1_done follows `finishing` by a clock and gen_done by two: ready again with gen_done.
-    reg fin1;
+    // Ready again with gen_done.
     always @(posedge clk) begin
         if (rst) begin
             busy <= 1'b0;
             streaming <= 1'b0;
-            fin1 <= 1'b0;
             t <= 5'd0;
         end else begin
-            fin1 <= finishing;
             if (start) begin
                 busy <= 1'b1;
                 streaming <= 1'b0;
@@ -112,7 +113,7 @@ module estuary_movegen (
             end else if (busy) begin
                 if (t != 5'd31) t <= t + 5'd1;
                 if (go) streaming <= 1'b1;
-                if (fin1) busy <= 1'b0;
+                if (release_next) busy <= 1'b0;
             end
         end
     end

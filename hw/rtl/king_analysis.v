@@ -24,8 +24,8 @@ module king_analysis (
 `include "gen/estuary_consts.vh"
 `include "gen/estuary_tables.vh"
 
-    wire [63:0] ours = colors[64 * side +: 64];
-    wire [63:0] them = colors[64 * (!side) +: 64];
+    wire [63:0] ours = (side ? colors[127:64] : colors[63:0]);
+    wire [63:0] them = (side ? colors[63:0] : colors[127:64]);
     wire [63:0] occ = ours | them;
     wire [63:0] their_orth = (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & them;
     wire [63:0] their_diag = (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & them;
@@ -37,8 +37,8 @@ module king_analysis (
     reg [31:0] own1;   // line a at [8a +: 8]
     reg [31:0] sl1;   // line a at [8a +: 8]
     reg [63:0] leap1;
-    integer a;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : lines_1
+        integer a;
         k1 <= ksq;
         for (a = 0; a < 4; a = a + 1) begin
             occ1[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], ksq), occ);
@@ -57,7 +57,8 @@ module king_analysis (
     reg [31:0] sl2;   // line a at [8a +: 8]
     reg [31:0] att2;   // line a at [8a +: 8]
     reg [63:0] leap2;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : lines_2
+        integer a;
         k2 <= k1;
         leap2 <= leap1;
         for (a = 0; a < 4; a = a + 1) begin
@@ -77,7 +78,8 @@ module king_analysis (
     reg [7:0]  xatt, up, dn, xup, xdn;
     reg [2:0]  p;
     reg [2:0]  nchk;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : lines_3
+        integer a;
         k3 <= k2;
         leap3 <= leap2;
         nchk = 3'd0;
@@ -98,7 +100,8 @@ module king_analysis (
 
     // ---- stage 4: back to squares ----
     reg [63:0] lines;
-    always @* begin
+    always @* begin : lines_4
+        integer a;
         lines = 64'd0;
         for (a = 0; a < 4; a = a + 1)
             lines = lines | line_scatter(a[1:0], line_id(a[1:0], k3), cm3[8 * a +: 8]);
@@ -106,7 +109,8 @@ module king_analysis (
     // Two leapers never give check together (neither can be discovered), so a double check
     // has at least one slider.
     wire leaper_check = leap3 != 64'd0;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : lines_5
+        integer a;
         king_sq <= k3;
         leaper_checkers <= leap3;
         in_check <= leaper_check || nchk3 != 2'd0;

@@ -8,8 +8,9 @@
 //
 // Three decoupled units, so that no path runs through all of them:
 //   selector  flags F[phase][source] ("this source has a move in this phase"), written as the
-//             sets arrive. Each clock it takes the lowest source of the lowest phase with a
-//             flag (a 28-bit isolate), clears that flag and issues the group (phase, source);
+//             sets arrive. Each clock it takes the lowest source of the current phase's row
+//             (a 28-bit isolate), clears it and issues the group (phase, source); the next
+//             non-empty phase's row waits in a register, so a phase change costs no clock;
 //   fetch     reads the source's set (slot sets sit in a small RAM), masks it to the phase's
 //             victims and queues the group (4 entries);
 //   emitter   holds one group and takes its lowest destination each clock (a promotion
@@ -23,15 +24,16 @@ module move_stream (
     input  wire          rst,
     input  wire          start,          // clear the flags (GEN accepted)
     input  wire          captures_only,  // valid from start
+    input  wire          count_only,     // valid from start: count the moves, stream none
     input  wire          go,             // every set has been written: start selecting
     input  wire [383:0]  kinds,
     input  wire [127:0]  colors,
     input  wire          side,
     input  wire [5:0]    king_sq,
-    // pawn channels and the king, castling (set-wise; registered here, flagged a clock later)
-    input  wire          load_pawns,
+    // pawn channels and the king, castling (set-wise, from registers held through the
+    // generate; flagged on load_sets)
+    input  wire          load_sets,
     input  wire [575:0]  pawn_sets,
-    input  wire          load_king,
     input  wire [63:0]   king_set,
     input  wire [1:0]    castle_ok,
     input  wire [11:0]   castle_sq,
@@ -43,7 +45,8 @@ module move_stream (
     output reg           move_valid,
     output reg  [15:0]   move,
     output reg           done,           // one-clock pulse with or after the last move
-    output wire          finishing       // done rises at the next clock
+    output reg  [7:0]    count,          // count-only mode: the number of moves, with done
+    output wire          release_next    // done rises at the next clock
 );
 `include "estuary_defs.vh"
 `include "gen/estuary_consts.vh"
@@ -54,7 +57,7 @@ module move_stream (
     localparam [4:0] SRC_KING = 5'd25, SRC_CASTLE_S = 5'd26, SRC_CASTLE_L = 5'd27;
     localparam [2:0] PH_PAWN = 3'd4, PH_PROMO = 3'd5, PH_QUIET = 3'd6, PH_NONE = 3'd7;
 
-    wire [63:0] them = colors[64 * (!side) +: 64];
+    wire [63:0] them = (side ? colors[63:0] : colors[127:64]);
     wire [63:0] victim [0:4];
     assign victim[0] = kinds[64 * VICTIM_0 +: 64] & them;
     assign victim[1] = kinds[64 * VICTIM_1 +: 64] & them;
@@ -62,7 +65,21 @@ module move_stream (
     assign victim[3] = kinds[64 * VICTIM_3 +: 64] & them;
     assign victim[4] = kinds[64 * VICTIM_4 +: 64] & them;
 
-    reg capmode;
+    reg capmode, cntmode;
+
+    // A source that moves in one phase only (en passant, pushes, castling).
+    function automatic [6:0] special_phases(input any, input [2:0] phase, input counting);
+        special_phases = !any ? 7'd0 : counting ? 7'd1 : (7'd1 << phase);
+    endfunction
+
+    // Count-only mode needs no order: every source's whole set is one group, flagged in
+    // phase 0, and the emitter adds a group's popcount each clock instead of streaming it.
+    function automatic [6:0] source_phases(input [63:0] s, input [63:0] v0, input [63:0] v1,
+                                           input [63:0] v2, input [63:0] v3, input [63:0] v4,
+                                           input [63:0] th, input quiet, input counting);
+        if (counting) source_phases = {6'd0, (s & (quiet ? ~64'd0 : th)) != 64'd0};
+        else source_phases = mover_phases(s, v0, v1, v2, v3, v4, th, quiet);
+    endfunction
 
     // Phases in which a destination set S of an ordinary mover (pawn capture channel, piece,
     // king) has moves.
@@ -74,52 +91,72 @@ module move_stream (
     endfunction
 
     // ---- source sets ----
-    reg [63:0] pawn_r [0:8];
-    reg [63:0] king_r;
-    reg [1:0]  castle_r;
-    reg [11:0] castle_sq_r;
+    wire [63:0] pawn_r [0:8];
+    genvar gc;
+    generate
+        for (gc = 0; gc < 9; gc = gc + 1) begin : pawn_channel
+            assign pawn_r[gc] = pawn_sets[64 * gc +: 64];
+        end
+    endgenerate
     reg [63:0] slot_set [0:15];   // small RAM: one write port, one read port
     reg [5:0]  slot_sq [0:15];
-    reg        pawns_loaded, king_loaded;
 
     // ---- selector ----
+    // ne[p]: phase p has a flag (fixed once the sets are loaded). Phases are taken in order, so
+    // the selector holds the current phase's row in sel_row and the next non-empty phase's row
+    // in next_row (prepared off the loop from the phases still after it, `later`). The loop is
+    // short: sel_row -> lowest source (28-bit isolate) -> clear, or switch to next_row.
     reg [7*NSRC-1:0] F;   // phase p, source s at bit NSRC*p + s
-    reg [2:0]      ph;
-    reg            running;
-    wire           run = running || go;
-    reg [6:0]      ne;
-    reg [2:0]      eff;
-    integer p;
-    always @* begin
-        for (p = 0; p < 7; p = p + 1) ne[p] = F[NSRC * p +: NSRC] != {NSRC{1'b0}};
-        eff = PH_NONE;
-        for (p = 6; p >= 0; p = p - 1)
-            if (ne[p] && p >= ph) eff = p[2:0];
-    end
-    wire            sel_empty = eff == PH_NONE;
-    wire [NSRC-1:0] row = F[NSRC * (eff == PH_NONE ? 3'd0 : eff) +: NSRC];
-    wire [NSRC-1:0] pick = row & (~row + 1'b1);
-    wire [NSRC-1:0] row_left = row & ~pick;
+    reg [6:0]        ne, later;
+    reg [NSRC-1:0]   sel_row, next_row;
+    reg [2:0]        sel_ph, next_ph;
+    reg              sel_ok, next_ok;
+    reg              running;
+    wire             sel_empty = !sel_ok;
+    function automatic [2:0] onehot_index7(input [6:0] b);
+        integer k;
+        begin
+            onehot_index7 = 3'd0;
+            for (k = 0; k < 7; k = k + 1)
+                if (b[k]) onehot_index7 = onehot_index7 | k[2:0];
+        end
+    endfunction
+    // F's row of the one-hot phase set ph1 (AND-OR).
+    function automatic [NSRC-1:0] row_of(input [7*NSRC-1:0] f, input [6:0] ph1);
+        integer k;
+        begin
+            row_of = {NSRC{1'b0}};
+            for (k = 0; k < 7; k = k + 1)
+                row_of = row_of | (ph1[k] ? f[NSRC * k +: NSRC] : {NSRC{1'b0}});
+        end
+    endfunction
+    wire [6:0]      first1 = ne & (~ne + 7'd1);
+    wire [6:0]      after_first = ne & ~first1;
+    wire [6:0]      second1 = after_first & (~after_first + 7'd1);
+    wire [6:0]      later1 = later & (~later + 7'd1);
+    wire [NSRC-1:0] pick = sel_row & (~sel_row + 1'b1);
+    wire [NSRC-1:0] row_left = sel_row & ~pick;
 
     // ---- fetch ----
     reg        fv;
     reg [4:0]  f_src;
     reg [2:0]  f_ph;
     reg [2:0]  cnt;        // queued groups
-    wire       issue = run && !sel_empty && (cnt + fv) <= 3'd3;
+    wire       issue = running && sel_ok && (cnt + fv) <= 3'd3;
     wire       f_slot = f_src >= SRC_SLOT0 && f_src < SRC_KING;
     wire [3:0] f_slot_i = f_src - SRC_SLOT0;
     reg [63:0] f_set;
     always @* begin
         if (f_src < SRC_SLOT0) f_set = pawn_r[f_src];
         else if (f_slot) f_set = slot_set[f_slot_i];
-        else if (f_src == SRC_KING) f_set = king_r;
-        else if (f_src == SRC_CASTLE_S) f_set = 64'd1 << castle_sq_r[5:0];
-        else f_set = 64'd1 << castle_sq_r[11:6];
+        else if (f_src == SRC_KING) f_set = king_set;
+        else if (f_src == SRC_CASTLE_S) f_set = square_bb(castle_sq[5:0]);
+        else f_set = square_bb(castle_sq[11:6]);
     end
     // Ordinary movers keep the phase's victims (or the empty squares when quiet).
     wire        f_masked = f_src < SRC_EP_W || (f_src >= SRC_SLOT0 && f_src <= SRC_KING);
-    wire [63:0] f_mask = !f_masked ? ~64'd0 : (f_ph < 3'd5) ? victim[f_ph] : ~them;
+    wire [63:0] f_mask = !f_masked ? ~64'd0 : cntmode ? (capmode ? them : ~64'd0)
+                       : (f_ph < 3'd5) ? victim[f_ph] : ~them;
     wire [5:0]  f_from = f_slot ? slot_sq[f_slot_i] : king_sq;
 
     // ---- queue ----
@@ -140,10 +177,10 @@ module move_stream (
     wire [63:0] rest = cur_bits & ~low;
     wire        promo = cur_src == SRC_PROMO_CAP_W || cur_src == SRC_PROMO_CAP_E || cur_src == SRC_PROMO_PUSH;
     wire        last = !promo || pcount == 2'd3 || (cur_src == SRC_PROMO_PUSH && capmode);
-    wire        finish = cur_v && last && rest == 64'd0;
+    wire        finish = cur_v && (cntmode || (last && rest == 64'd0));
     wire        take = !cur_v || finish;
     wire        pop = take && cnt != 3'd0;
-    assign finishing = running && sel_empty && !fv && cnt == 3'd0 && (!cur_v || finish);
+    wire finishing = running && sel_empty && !fv && cnt == 3'd0 && (!cur_v || finish);
 
     // ---- output stages ----
     reg        o1_v, o1_done;
@@ -153,54 +190,74 @@ module move_stream (
     reg [5:0]  o1_from;
     reg [1:0]  o1_pc;
 
-    integer i;
+    integer i, q;
+    reg [6:0] set_flags, ne_add;
     always @(posedge clk) begin
         // source sets and flags
         if (start) begin
             capmode <= captures_only;
+            cntmode <= count_only;
             F <= {7*NSRC{1'b0}};
-            ph <= 3'd0;
+            ne <= 7'd0;
             running <= 1'b0;
-            pawns_loaded <= 1'b0;
-            king_loaded <= 1'b0;
+            sel_ok <= 1'b0;
         end else begin
-            pawns_loaded <= load_pawns;
-            king_loaded <= load_king;
-            if (load_pawns)
-                for (i = 0; i < 9; i = i + 1) pawn_r[i] <= pawn_sets[64 * i +: 64];
-            if (pawns_loaded) begin
-                for (i = 0; i < 4; i = i + 1)
-                    {F[NSRC * 6 + i], F[NSRC * 5 + i], F[NSRC * 4 + i], F[NSRC * 3 + i], F[NSRC * 2 + i], F[NSRC * 1 + i], F[NSRC * 0 + i]} <=
-                        mover_phases(pawn_r[i], victim[0], victim[1], victim[2], victim[3], victim[4], them, 1'b0);
-                F[NSRC * PH_PAWN + SRC_EP_W] <= pawn_r[SRC_EP_W] != 64'd0;
-                F[NSRC * PH_PAWN + SRC_EP_E] <= pawn_r[SRC_EP_E] != 64'd0;
-                F[NSRC * PH_QUIET + SRC_PUSH] <= !capmode && pawn_r[SRC_PUSH] != 64'd0;
-                F[NSRC * PH_QUIET + SRC_DOUBLE] <= !capmode && pawn_r[SRC_DOUBLE] != 64'd0;
-                F[NSRC * PH_PROMO + SRC_PROMO_PUSH] <= pawn_r[SRC_PROMO_PUSH] != 64'd0;
-            end
-            if (load_king) begin
-                king_r <= king_set;
-                castle_r <= castle_ok;
-                castle_sq_r <= castle_sq;
-            end
-            if (king_loaded) begin
-                {F[NSRC * 6 + SRC_KING], F[NSRC * 5 + SRC_KING], F[NSRC * 4 + SRC_KING], F[NSRC * 3 + SRC_KING], F[NSRC * 2 + SRC_KING], F[NSRC * 1 + SRC_KING], F[NSRC * 0 + SRC_KING]} <=
-                    mover_phases(king_r, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode);
-                F[NSRC * PH_QUIET + SRC_CASTLE_S] <= !capmode && castle_r[0];
-                F[NSRC * PH_QUIET + SRC_CASTLE_L] <= !capmode && castle_r[1];
+            ne_add = 7'd0;
+            if (load_sets) begin
+                for (i = 0; i < 4; i = i + 1) begin
+                    set_flags = source_phases(pawn_r[i], victim[0], victim[1], victim[2], victim[3], victim[4], them, 1'b0, cntmode);
+                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + i] <= set_flags[q];
+                    ne_add = ne_add | set_flags;
+                end
+                for (i = 4; i < 9; i = i + 1) begin
+                    set_flags = special_phases(pawn_r[i] != 64'd0 && (!capmode || i == SRC_EP_W || i == SRC_EP_E || i == SRC_PROMO_PUSH),
+                                               (i == SRC_EP_W || i == SRC_EP_E) ? PH_PAWN : (i == SRC_PROMO_PUSH) ? PH_PROMO : PH_QUIET,
+                                               cntmode);
+                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + i] <= set_flags[q];
+                    ne_add = ne_add | set_flags;
+                end
+                set_flags = source_phases(king_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
+                for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_KING] <= set_flags[q];
+                ne_add = ne_add | set_flags;
+                for (i = 0; i < 2; i = i + 1) begin
+                    set_flags = special_phases(!capmode && castle_ok[i], PH_QUIET, cntmode);
+                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_CASTLE_S + i] <= set_flags[q];
+                    ne_add = ne_add | set_flags;
+                end
             end
             if (wr_valid) begin
                 slot_set[wr_slot] <= wr_set;
                 slot_sq[wr_slot] <= wr_sq;
-                {F[NSRC * 6 + SRC_SLOT0 + wr_slot], F[NSRC * 5 + SRC_SLOT0 + wr_slot], F[NSRC * 4 + SRC_SLOT0 + wr_slot], F[NSRC * 3 + SRC_SLOT0 + wr_slot], F[NSRC * 2 + SRC_SLOT0 + wr_slot], F[NSRC * 1 + SRC_SLOT0 + wr_slot], F[NSRC * 0 + SRC_SLOT0 + wr_slot]} <=
-                    mover_phases(wr_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode);
+                set_flags = source_phases(wr_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
+                for (i = 0; i < 16; i = i + 1)
+                    if (wr_slot == i)
+                        for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_SLOT0 + i] <= set_flags[q];
+                ne_add = ne_add | set_flags;
             end
-            if (go) running <= 1'b1;
+            ne <= ne | ne_add;
             if (finishing) running <= 1'b0;
             // selector
-            if (issue) begin
-                F[NSRC * eff +: NSRC] <= row_left;
-                ph <= (row_left == {NSRC{1'b0}}) ? eff + 3'd1 : eff;
+            if (go) begin
+                running <= 1'b1;
+                sel_row <= row_of(F, first1);
+                sel_ph <= onehot_index7(first1);
+                sel_ok <= ne != 7'd0;
+                next_row <= row_of(F, second1);
+                next_ph <= onehot_index7(second1);
+                next_ok <= after_first != 7'd0;
+                later <= after_first & ~second1;
+            end else if (issue) begin
+                if (row_left != {NSRC{1'b0}}) begin
+                    sel_row <= row_left;
+                end else begin
+                    sel_row <= next_row;
+                    sel_ph <= next_ph;
+                    sel_ok <= next_ok;
+                    next_row <= row_of(F, later1);
+                    next_ph <= onehot_index7(later1);
+                    next_ok <= later != 7'd0;
+                    later <= later & ~later1;
+                end
             end
         end
 
@@ -208,7 +265,7 @@ module move_stream (
         fv <= issue;
         if (issue) begin
             f_src <= onehot_index(pick);
-            f_ph <= eff;
+            f_ph <= sel_ph;
         end
         if (fv) begin
             q_bits[q_wr] <= f_set & f_mask;
@@ -221,7 +278,7 @@ module move_stream (
 
         // emitter
         o1_v <= cur_v;
-        o1_low <= low;
+        o1_low <= cntmode ? cur_bits : low;
         o1_src <= cur_src;
         o1_ph <= cur_ph;
         o1_from <= cur_from;
@@ -251,7 +308,10 @@ module move_stream (
             o1_v <= 1'b0;
             o1_done <= 1'b0;
         end
-        if (rst) running <= 1'b0;
+        if (rst) begin
+            running <= 1'b0;
+            sel_ok <= 1'b0;
+        end
     end
 
     // ---- move word ----
@@ -280,9 +340,28 @@ module move_stream (
             default: flag = (o1_ph < PH_PROMO) ? FLAG_CAPTURE : FLAG_QUIET;
         endcase
     end
+    // Count-only: a group's popcount (times four for promotions, but one for a queen-only
+    // promotion push), then the running sum.
+    function automatic [6:0] popcount64(input [63:0] b);
+        integer k;
+        begin
+            popcount64 = 7'd0;
+            for (k = 0; k < 64; k = k + 1) popcount64 = popcount64 + b[k];
+        end
+    endfunction
+    wire       o1_x4 = (o1_src == SRC_PROMO_CAP_W || o1_src == SRC_PROMO_CAP_E || o1_src == SRC_PROMO_PUSH)
+                       && !(o1_src == SRC_PROMO_PUSH && capmode);
+    reg  [7:0] part;
+    reg        o2_v, o2_done;
+    assign release_next = (o1_done && !cntmode) || o2_done;
     always @(posedge clk) begin
-        move_valid <= o1_v && !rst;
+        move_valid <= o1_v && !cntmode && !rst;
         move <= {flag, to, from};
-        done <= o1_done && !rst;
+        o2_v <= o1_v && cntmode;
+        o2_done <= o1_done && cntmode && !rst;
+        part <= o1_x4 ? {popcount64(o1_low), 2'b00} : {1'b0, popcount64(o1_low)};
+        if (start) count <= 8'd0;
+        else if (o2_v) count <= count + part;
+        done <= release_next && !rst;
     end
 endmodule

@@ -29,7 +29,7 @@ module piece_sets (
 `include "gen/estuary_consts.vh"
 `include "gen/estuary_tables.vh"
 
-    wire [63:0] ours = colors[64 * side +: 64];
+    wire [63:0] ours = (side ? colors[127:64] : colors[63:0]);
     wire [63:0] occ = colors[0 +: 64] | colors[64 +: 64];
     wire [63:0] of_kind [0:3];
     assign of_kind[0] = kinds[64 * ATTACKER_0 +: 64] & ours;
@@ -100,8 +100,8 @@ module piece_sets (
     reg [3:0]  s1;
     reg [31:0] occ1;   // line a at [8a +: 8]
     reg [63:0] jumps1;
-    integer a;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : lines_1
+        integer a;
         v1 <= v0;
         sq1 <= sq0;
         k1 <= k0;
@@ -118,7 +118,8 @@ module piece_sets (
     reg [3:0]  s2;
     reg [31:0] att2;   // line a at [8a +: 8]
     reg [63:0] jumps2;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : lines_2
+        integer a;
         v2 <= v1;
         sq2 <= sq1;
         k2 <= k1;
@@ -140,7 +141,8 @@ module piece_sets (
     wire pinned = pin_on != 4'd0;
     reg [63:0] moves;
     reg        line_ok;
-    always @* begin
+    always @* begin : lines_3
+        integer a;
         moves = (kind2 == KIND_KNIGHT && !pinned) ? jumps2 : 64'd0;
         for (a = 0; a < 4; a = a + 1) begin
             line_ok = (a < 2) ? (kind2 == KIND_ROOK || kind2 == KIND_QUEEN)

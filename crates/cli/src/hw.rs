@@ -298,12 +298,16 @@ struct Walk {
     leaves: u64,
     words: u64,
     generates: u64,
+    /// Inside an offloaded subtree, count the last ply with the count-only GEN (bulk counting)
+    /// instead of generating and playing each leaf move.
+    bulk: bool,
 }
 
 /// Perft to `depth` with the host driving each make/generate/unmake over the bus; from
 /// `offload` remaining plies down, the whole subtree is one device command (2 words: the
 /// command with its depth out, the leaf count back) and the device sequences make, generate
-/// and unmake itself at the same clocks (that on-chip sequencer is modelled, not built).
+/// and unmake itself at the same clocks (that on-chip sequencer is modelled, not built),
+/// counting the last ply with the count-only GEN when `w.bulk`.
 fn walk(dev: &mut rtl::RtlDevice, depth: u32, offload: u32, on_device: bool, w: &mut Walk) {
     use device::MoveGenDevice;
     if depth == 0 {
@@ -313,6 +317,12 @@ fn walk(dev: &mut rtl::RtlDevice, depth: u32, offload: u32, on_device: bool, w: 
     let inside = on_device || depth <= offload;
     if inside && !on_device {
         w.words += 2;
+    }
+    if inside && w.bulk && depth == 1 {
+        let (n, _) = dev.sim().count(false).expect("RTL count");
+        w.generates += 1;
+        w.leaves += n as u64;
+        return;
     }
     let mut list = chess::MoveList::new();
     dev.generate_raw(false, &mut list).expect("RTL generate");
@@ -352,8 +362,8 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
     args.finish().map_err(|e| e.to_string())?;
     println!("One generate at the root, device clock {mhz} MHz:");
     println!(
-        "{:<11} {:>6} {:>7} {:>9} {:>10} {:>6} {:>7}",
-        "position", "moves", "clocks", "moves/clk", "moves/s", "capts", "clocks"
+        "{:<11} {:>6} {:>7} {:>9} {:>10} {:>6} {:>7} {:>7}",
+        "position", "moves", "clocks", "moves/clk", "moves/s", "capts", "clocks", "count"
     );
     for (name, fen) in FOUR_POSITIONS {
         let board = chess::Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
@@ -365,27 +375,33 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
         let c_caps = dev
             .generate_raw(true, &mut caps)
             .map_err(|e| e.to_string())?;
+        // Count-only mode: the number of legal moves, none streamed.
+        let (n, c_count) = dev.sim().count(false).map_err(|e| e.to_string())?;
+        if n as usize != all.len() {
+            return Err(format!("{fen}: count-only mode gave {n}, the stream {}", all.len()));
+        }
         let per_clock = all.len() as f64 / c_all as f64;
         println!(
-            "{:<11} {:>6} {:>7} {:>9.3} {:>9.1}M {:>6} {:>7}",
+            "{:<11} {:>6} {:>7} {:>9.3} {:>9.1}M {:>6} {:>7} {:>7}",
             name,
             all.len(),
             c_all,
             per_clock,
             per_clock * mhz,
             caps.len(),
-            c_caps
+            c_caps,
+            c_count
         );
     }
     println!();
     println!("perft {depth} trees; bus {ns_word} ns per 32-bit word; last {offload} plies offloaded as one command:");
     println!(
-        "{:<11} {:>8} {:>9} {:>10} {:>10} {:>9} {:>10} {:>10} {:>7}",
-        "position", "nodes", "clocks", "words", "words/node", "ms", "words", "ms", "less"
+        "{:<11} {:>8} {:>9} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>7}",
+        "position", "nodes", "clocks", "words", "words/node", "ms", "clocks", "words", "ms", "less"
     );
     println!(
-        "{:<11} {:>8} {:>9} {:>10} {:>10} {:>9} {:>10} {:>10} {:>7}",
-        "", "", "", "per-node", "per-node", "per-node", "offload", "offload", "words"
+        "{:<11} {:>8} {:>9} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>7}",
+        "", "", "", "per-node", "per-node", "per-node", "offload", "offload", "offload", "words"
     );
     for (name, fen) in FOUR_POSITIONS {
         let board = chess::Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
@@ -394,22 +410,30 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
         let c0 = dev.sim().cycles();
         walk(&mut dev, depth, 0, false, &mut per_node);
         let clocks = dev.sim().cycles() - c0;
-        let mut off = Walk::default();
+        let mut off = Walk {
+            bulk: true,
+            ..Walk::default()
+        };
         let mut dev = rtl::RtlDevice::new(&board).map_err(|e| e.to_string())?;
+        let c0 = dev.sim().cycles();
         walk(&mut dev, depth, offload, false, &mut off);
+        let off_clocks = dev.sim().cycles() - c0;
+        if off.leaves != per_node.leaves {
+            return Err(format!("{fen}: bulk counting gave {} leaves, the walk {}", off.leaves, per_node.leaves));
+        }
         let nodes = per_node.generates + per_node.leaves;
-        let device_ms = clocks as f64 / (mhz * 1e3);
-        let ms = |words: u64| device_ms + words as f64 * ns_word / 1e6;
+        let ms = |clocks: u64, words: u64| clocks as f64 / (mhz * 1e3) + words as f64 * ns_word / 1e6;
         println!(
-            "{:<11} {:>8} {:>9} {:>10} {:>10.2} {:>9.2} {:>10} {:>10.2} {:>6.0}x",
+            "{:<11} {:>8} {:>9} {:>10} {:>10.2} {:>9.2} {:>9} {:>10} {:>10.2} {:>6.0}x",
             name,
             nodes,
             clocks,
             per_node.words,
             per_node.words as f64 / nodes as f64,
-            ms(per_node.words),
+            ms(clocks, per_node.words),
+            off_clocks,
             off.words,
-            ms(off.words),
+            ms(off_clocks, off.words),
             per_node.words as f64 / off.words.max(1) as f64
         );
     }

@@ -78,6 +78,23 @@ int32_t estuary_rtl_generate(void* h, int captures_only, uint16_t* out, uint32_t
     return -1;
 }
 
+// Count-only generate: returns the device's legal-move count (-1 if it streamed a move or did
+// not finish within the cycle limit). `*cycles` gets the clocks from command to done.
+int32_t estuary_rtl_count(void* h, int captures_only, uint64_t* cycles) {
+    Sim* s = static_cast<Sim*>(h);
+    uint64_t start = s->cycles;
+    if (!estuary_rtl_command(h, 5, 0, (captures_only ? 1 : 0) | 2)) return -1;
+    for (int guard = 0; guard < 4096; ++guard) {
+        s->tick();
+        if (s->top->move_valid) return -1;
+        if (s->top->gen_done) {
+            *cycles = s->cycles - start;
+            return static_cast<int32_t>(s->top->move_count);
+        }
+    }
+    return -1;
+}
+
 // Clocks idle until the in-check flag has settled (counted in the cycles), then reads it.
 int estuary_rtl_in_check(void* h) {
     Sim* s = static_cast<Sim*>(h);

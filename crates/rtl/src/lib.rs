@@ -54,6 +54,7 @@ mod ffi {
             cap: u32,
             cycles: *mut u64,
         ) -> i32;
+        pub fn estuary_rtl_count(h: *mut c_void, captures_only: i32, cycles: *mut u64) -> i32;
         pub fn estuary_rtl_in_check(h: *mut c_void) -> i32;
         pub fn estuary_rtl_cycles(h: *mut c_void) -> u64;
     }
@@ -148,6 +149,24 @@ impl Sim {
                 out.push(Move::from_raw(m));
             }
             Ok(cycles)
+        }
+        #[cfg(not(rtl_verilated))]
+        Err(RtlError::NotBuilt)
+    }
+
+    /// Count-only generate: the number of legal moves (all, or captures only) without
+    /// streaming them, and the device clocks from the command to the done pulse.
+    #[allow(unused_variables)]
+    pub fn count(&mut self, captures_only: bool) -> Result<(u32, u64), RtlError> {
+        #[cfg(rtl_verilated)]
+        {
+            let mut cycles = 0u64;
+            // SAFETY: the handle is live; cycles is a valid out-pointer.
+            let n = unsafe { ffi::estuary_rtl_count(self.handle, captures_only as i32, &mut cycles) };
+            if n < 0 {
+                return Err(RtlError::Hung);
+            }
+            Ok((n as u32, cycles))
         }
         #[cfg(not(rtl_verilated))]
         Err(RtlError::NotBuilt)

@@ -55,6 +55,7 @@ struct Tally {
     all_moves: u64,
     capture_cycles: u64,
     capture_moves: u64,
+    count_cycles: u64,
 }
 
 fn sorted(l: &MoveList) -> Vec<u16> {
@@ -80,8 +81,10 @@ fn order_key(b: &Board, m: Move) -> (u8, i32, i32) {
 
 /// Clocks from the GEN command to the last move beyond one per move: at least START_UP, or
 /// the side's knights, bishops, rooks and queens + PIECE_START_UP (hw/README.md).
-const START_UP: u64 = 11;
-const PIECE_START_UP: u64 = 9;
+const START_UP: u64 = 12;
+const PIECE_START_UP: u64 = 10;
+/// Count-only mode: one clock per non-empty source (at most 28) beyond the start-up.
+const COUNT_GROUPS: u64 = 29;
 
 /// The side to move's knights, bishops, rooks and queens (one set each to build).
 fn pieces(b: &Board) -> u64 {
@@ -127,6 +130,18 @@ fn check_node(dev: &mut RtlDevice, tally: &mut Tally) {
             "{fen}: {cycles} cycles for {} moves",
             hw.len()
         );
+        // Count-only mode: the same number, without streaming.
+        let (count, count_cycles) = dev
+            .sim()
+            .count(captures_only)
+            .unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(count as usize, sw.len(), "{fen} {mode:?}: count-only mode");
+        assert!(
+            count_cycles <= START_UP.max(pieces(&b) + PIECE_START_UP) + COUNT_GROUPS,
+            "{fen}: {count_cycles} cycles to count {} moves",
+            sw.len()
+        );
+        tally.count_cycles += count_cycles;
         if captures_only {
             tally.capture_cycles += cycles;
             tally.capture_moves += hw.len() as u64;
@@ -184,12 +199,13 @@ fn run_suite(name: &str, text: &str, every: usize, max_depth: u32) {
     }
     eprintln!(
         "{name} (every {every}, depth <= {max_depth}): {positions} positions, {} nodes compared in both modes; all: {:.2} clocks/generate, \
-         {:.3} moves/clock; captures: {:.2} clocks/generate, {:.3} moves/clock",
+         {:.3} moves/clock; captures: {:.2} clocks/generate, {:.3} moves/clock; count-only: {:.2} clocks/count",
         tally.nodes,
         tally.all_cycles as f64 / tally.nodes as f64,
         tally.all_moves as f64 / tally.all_cycles as f64,
         tally.capture_cycles as f64 / tally.nodes as f64,
         tally.capture_moves as f64 / tally.capture_cycles as f64,
+        tally.count_cycles as f64 / (2 * tally.nodes) as f64,
     );
 }
 
@@ -244,7 +260,7 @@ fn the_218_move_position() {
     check_node(&mut dev, &mut tally);
     assert_eq!(tally.all_moves, 218);
     eprintln!(
-        "218-move position: {} clocks (all), {} clocks (captures)",
-        tally.all_cycles, tally.capture_cycles
+        "218-move position: {} clocks (all), {} clocks (captures), {} clocks (count-only, both modes)",
+        tally.all_cycles, tally.capture_cycles, tally.count_cycles
     );
 }
