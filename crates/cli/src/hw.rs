@@ -378,7 +378,10 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
         // Count-only mode: the number of legal moves, none streamed.
         let (n, c_count) = dev.sim().count(false).map_err(|e| e.to_string())?;
         if n as usize != all.len() {
-            return Err(format!("{fen}: count-only mode gave {n}, the stream {}", all.len()));
+            return Err(format!(
+                "{fen}: count-only mode gave {n}, the stream {}",
+                all.len()
+            ));
         }
         let per_clock = all.len() as f64 / c_all as f64;
         println!(
@@ -419,10 +422,14 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
         walk(&mut dev, depth, offload, false, &mut off);
         let off_clocks = dev.sim().cycles() - c0;
         if off.leaves != per_node.leaves {
-            return Err(format!("{fen}: bulk counting gave {} leaves, the walk {}", off.leaves, per_node.leaves));
+            return Err(format!(
+                "{fen}: bulk counting gave {} leaves, the walk {}",
+                off.leaves, per_node.leaves
+            ));
         }
         let nodes = per_node.generates + per_node.leaves;
-        let ms = |clocks: u64, words: u64| clocks as f64 / (mhz * 1e3) + words as f64 * ns_word / 1e6;
+        let ms =
+            |clocks: u64, words: u64| clocks as f64 / (mhz * 1e3) + words as f64 * ns_word / 1e6;
         println!(
             "{:<11} {:>8} {:>9} {:>10} {:>10.2} {:>9.2} {:>9} {:>10} {:>10.2} {:>6.0}x",
             name,

@@ -162,7 +162,8 @@ impl Sim {
         {
             let mut cycles = 0u64;
             // SAFETY: the handle is live; cycles is a valid out-pointer.
-            let n = unsafe { ffi::estuary_rtl_count(self.handle, captures_only as i32, &mut cycles) };
+            let n =
+                unsafe { ffi::estuary_rtl_count(self.handle, captures_only as i32, &mut cycles) };
             if n < 0 {
                 return Err(RtlError::Hung);
             }

@@ -28,7 +28,8 @@ fn simulator_present() -> bool {
 }
 
 fn required() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true") || std::env::var("ESTUARY_REQUIRE_RTL").is_ok_and(|v| v == "1")
+    std::env::var("CI").is_ok_and(|v| v == "true")
+        || std::env::var("ESTUARY_REQUIRE_RTL").is_ok_and(|v| v == "1")
 }
 
 fn data(rel: &str) -> Option<String> {
@@ -89,10 +90,15 @@ const COUNT_GROUPS: u64 = 29;
 /// The side to move's knights, bishops, rooks and queens (one set each to build).
 fn pieces(b: &Board) -> u64 {
     let us = b.side_to_move();
-    [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen]
-        .iter()
-        .map(|k| b.pieces(us, *k).count() as u64)
-        .sum()
+    [
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ]
+    .iter()
+    .map(|k| b.pieces(us, *k).count() as u64)
+    .sum()
 }
 
 fn check_node(dev: &mut RtlDevice, tally: &mut Tally) {
