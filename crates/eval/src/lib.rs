@@ -206,6 +206,8 @@ pub(crate) fn pawn_terms<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) {
 struct Attacks {
     /// By every piece, pawns and king included.
     all: Bitboard,
+    /// By pawns.
+    pawns: Bitboard,
     /// By knights and bishops.
     minors: Bitboard,
     /// By rooks.
@@ -222,7 +224,7 @@ fn threats<T: Trace>(b: &Board, c: Color, attacks: &[Attacks; 2], acc: &mut Acc<
     let pieces = majors | b.pieces(them, PieceKind::Knight) | b.pieces(them, PieceKind::Bishop);
     debug_assert!((pieces & !theirs).is_empty());
     let ours = &attacks[c.index()];
-    let pawn_hits = pawn_attack_set(b.pieces(c, PieceKind::Pawn), c) & pieces;
+    let pawn_hits = ours.pawns & pieces;
     let counts = [
         (THREAT_BY_PAWN, pawn_hits),
         (THREAT_BY_MINOR, ours.minors & majors),
@@ -251,8 +253,10 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) -> Attacks {
     let ci = c.index();
 
     // Pieces.
+    let our_pawn_attacks = pawn_attack_set(our_pawns, c);
     let mut attacked = Attacks {
-        all: pawn_attack_set(our_pawns, c) | king_attacks(b.king(c)),
+        all: our_pawn_attacks | king_attacks(b.king(c)),
+        pawns: our_pawn_attacks,
         ..Attacks::default()
     };
     let mut attackers = 0;
