@@ -76,14 +76,19 @@ pub struct BenchResult {
     pub ms: u64,
 }
 
-/// Searches every bench position to `depth` on a fresh single-thread pool.
+/// Searches every bench position to `depth` on a fresh single-thread pool, with the default
+/// evaluation or (`net`: `Some`) the given one (`Some(None)`: hand-crafted).
 pub fn bench(
     depth: i32,
     hash_mb: usize,
     threads: usize,
+    net: Option<Option<Arc<eval::nnue::Network>>>,
     mut progress: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
     let pool = ThreadPool::new(threads, hash_mb, device::SoftwareDevice::default);
+    if let Some(net) = net {
+        pool.set_network(net);
+    }
     pool.clear();
     let listener: Listener = Arc::new(|_: &Board, _: Event| {});
     let mut nodes = 0;
@@ -102,7 +107,7 @@ pub fn bench(
     }
 }
 
-/// `estuary bench [DEPTH] [--depth D] [--hash MB] [--threads N] [--quiet]`.
+/// `estuary bench [DEPTH] [--depth D] [--hash MB] [--threads N] [--eval hce|nnue] [--quiet]`.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(raw, &["quiet"]).map_err(|e| e.to_string())?;
     let pos_depth = args.positional().first().cloned();
@@ -121,6 +126,12 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         None => 1,
     };
     let quiet = args.flag("quiet");
+    let net = match args.value("eval").as_deref() {
+        None => None,
+        Some("hce") => Some(None),
+        Some("nnue") => Some(Some(eval::nnue::Network::embedded())),
+        Some(other) => return Err(format!("unknown eval '{other}' (hce, nnue)")),
+    };
     if let Some(dev) = args.value("device") {
         // `--device rtl`: the co-simulated Verilog generator (hw.rs), on fewer positions.
         let count = args
@@ -133,7 +144,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             other => Err(format!("unknown device '{other}' (rtl)")),
         };
     }
-    let r = bench(depth, hash, threads, |i, fen, n| {
+    let r = bench(depth, hash, threads, net, |i, fen, n| {
         if !quiet {
             eprintln!(
                 "Position {:2}/{}: {:>10} nodes  {fen}",

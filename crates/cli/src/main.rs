@@ -4,8 +4,10 @@
 mod analyze;
 mod args;
 mod bench;
+mod datagen;
 mod eval_cmd;
 mod hw;
+mod nnue_train;
 mod perft;
 mod play;
 mod shogi_perft;
@@ -31,15 +33,21 @@ commands:
   usi                 USI mate search (go mate <ms> | infinite)
   hw gen [--out DIR]  write the Verilog ROMs/constants (hw/rtl/gen) from the Rust model
   uci                 the UCI engine (also what `estuary` with no arguments runs)
-  bench [DEPTH] [--hash MB] [--threads N]
+  bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
   analyze [FEN] [--depth D | --time S] [--threads N] [--hash MB] [--multipv N]
                       principal variation in SAN with the score as the search deepens
   play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
                       a game against the engine in the terminal
-  eval [FEN]          the static evaluation split into its terms
+  eval [FEN] [--net FILE]
+                      the static evaluation split into its terms, and the network's score
   texel gen --games N --nodes K --out FILE | texel tune FILE... [--epochs E] [--out PATH]
                       self-play positions for tuning; Texel-tune the evaluation weights
+  datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S]
+                      self-play training data for the network (FEN | score | result lines)
+  nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T]
+                      train the neural evaluation on datagen data; writes a net file
+  nnue check FILE     read a net file and print its start-position score
   help                this text
 ";
 
@@ -60,6 +68,8 @@ fn main() -> ExitCode {
         "play" => play::run(rest),
         "eval" => eval_cmd::run(rest),
         "texel" => texel::run(rest),
+        "datagen" => datagen::run(rest),
+        "nnue" => nnue_train::run(rest),
         "hw" => hw::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -1,18 +1,18 @@
 //! `estuary texel`: the evaluation tuner's two steps.
 //!
 //! * `texel gen --games N --nodes K --out FILE [--seed S]` plays the engine against itself
-//!   (a few random opening plies, then K nodes a move) and writes `FEN;result` lines for the
-//!   quiet positions of each game (not in check, engine's move not a capture or promotion).
+//!   (6 to 10 random opening plies, then K nodes a move; `datagen::SelfPlay`, adjudication
+//!   included) and writes `FEN;result` lines for the quiet positions of each game (not in
+//!   check, engine's move not a capture or promotion, |score| < 2500).
 //! * `texel tune FILE... [--epochs E] [--l2 L] [--out PATH]` fits the weights to those results (Texel's
 //!   method, see `eval::tune`) and writes `weights.rs`.
 
 use crate::args::Args;
-use crate::play::game_over;
-use chess::{Board, Color, Move, Position};
-use search::{Event, Job, Limits, Listener, ThreadPool};
+use crate::datagen::SelfPlay;
+use chess::Board;
+use eval::rng::XorShift;
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
 
 /// Dispatches `texel gen` and `texel tune`.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
@@ -20,17 +20,6 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         Some((c, rest)) if c == "gen" => generate(rest),
         Some((c, rest)) if c == "tune" => tune(rest),
         _ => Err("usage: estuary texel gen --games N --nodes K --out FILE | estuary texel tune FILE... [--epochs E] [--l2 L] [--out PATH]".into()),
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 
@@ -52,95 +41,25 @@ fn generate(raw: &[String]) -> Result<ExitCode, String> {
         .append(true)
         .open(&out)
         .map_err(|e| format!("{out}: {e}"))?;
-    let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    let slot = Arc::new(Mutex::new((Move::NULL, 0)));
-    let s2 = slot.clone();
-    let listener: Listener = Arc::new(move |_: &Board, ev: Event| {
-        if let Event::BestMove { best, score, .. } = ev {
-            *s2.lock().expect("slot") = (best, score);
-        }
-    });
+    let player = SelfPlay::new();
+    let mut rng = XorShift::new(seed);
     let mut total = 0;
     for g in 0..games {
-        pool.clear();
-        let mut pos = Position::startpos();
-        let mut moves = Vec::new();
-        // Random opening plies for variety.
-        let plies = 6 + (rng.next() % 5) as usize;
-        let mut ok = true;
-        for _ in 0..plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                ok = false;
-                break;
-            }
-            let m = legal[(rng.next() % legal.len() as u64) as usize];
-            pos.make(m);
-            moves.push(m);
-        }
-        if !ok || game_over(&pos).is_some() {
+        // 6 to 10 random opening plies for variety.
+        let plies = 6 + rng.below(5);
+        let Some(game) = player.play(&mut rng, plies, nodes) else {
             continue;
-        }
-        let mut samples: Vec<String> = Vec::new();
-        let mut big = [0usize; 2];
-        let result = loop {
-            if let Some((r, _)) = game_over(&pos) {
-                break r;
-            }
-            if pos.ply() > 400 {
-                break "1/2-1/2";
-            }
-            let job = Job {
-                start: Board::startpos(),
-                moves: moves.clone(),
-                limits: Limits::nodes(nodes),
-                multipv: 1,
-                move_overhead: 0,
-                listener: listener.clone(),
-                tt: pool.tt().clone(),
-            };
-            pool.search_sync(job);
-            let (m, score) = *slot.lock().expect("slot");
-            if m == Move::NULL {
-                break "1/2-1/2";
-            }
-            // Adjudicate clear wins to save time: 4 moves in a row beyond 10 pawns.
-            let white_score = if pos.side_to_move() == Color::White {
-                score
-            } else {
-                -score
-            };
-            if white_score.abs() > 1000 {
-                let i = (white_score > 0) as usize;
-                big[i] += 1;
-                big[1 - i] = 0;
-                if big[i] >= 8 {
-                    break if i == 1 { "1-0" } else { "0-1" };
-                }
-            } else {
-                big = [0, 0];
-            }
-            if !pos.in_check() && !m.is_tactical() && pos.ply() >= 12 {
-                samples.push(pos.to_fen());
-            }
-            pos.make(m);
-            moves.push(m);
         };
-        let r = match result {
-            "1-0" => "1.0",
-            "0-1" => "0.0",
-            _ => "0.5",
-        };
-        for s in &samples {
-            writeln!(file, "{s};{r}").map_err(|e| e.to_string())?;
+        for (fen, _) in &game.samples {
+            writeln!(file, "{fen};{:.1}", game.result).map_err(|e| e.to_string())?;
         }
-        total += samples.len();
+        total += game.samples.len();
         eprintln!(
-            "game {}/{games}: {result} after {} plies, {} positions (total {total})",
+            "game {}/{games}: {} after {} plies, {} positions (total {total})",
             g + 1,
-            pos.ply(),
-            samples.len()
+            game.result,
+            game.plies,
+            game.samples.len()
         );
     }
     println!("wrote {total} positions to {out}");

@@ -652,3 +652,36 @@ fn go_mate_without_a_mate_falls_back_to_alpha_beta() {
     e.send("go mate 3");
     assert_eq!(e.until("bestmove", 5.0).last().unwrap(), "bestmove 0000");
 }
+
+#[test]
+fn nnue_options_switch_the_evaluation_and_bad_net_files_are_errors() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", 10.0);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Use NNUE type check")));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name EvalFile type string default <embedded>"));
+    let bad = std::env::temp_dir().join(format!("estuary-bad-{}.nnue", std::process::id()));
+    std::fs::write(&bad, b"ESTNNUE1 not a net").unwrap();
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let l = e.until("info string error", 10.0);
+    assert!(l.last().unwrap().contains("EvalFile"), "{l:?}");
+    e.send("setoption name EvalFile value /nonexistent/x.nnue");
+    e.until("info string error: EvalFile: /nonexistent/x.nnue", 10.0);
+    e.send("setoption name Use NNUE value maybe");
+    e.until("info string error: bad Use NNUE value", 10.0);
+    let _ = std::fs::remove_file(&bad);
+    // Both evaluations search and answer; the engine is still alive after the errors.
+    for on in ["true", "false", "true"] {
+        e.send(&format!("setoption name Use NNUE value {on}"));
+        e.send("setoption name EvalFile value <embedded>");
+        e.send("position startpos moves e2e4");
+        e.send("go depth 6");
+        let l = e.until("bestmove", 30.0);
+        assert_ne!(bestmove(&l), "0000");
+    }
+    e.ready();
+}

@@ -10,8 +10,10 @@
 
 mod breakdown;
 mod masks;
+pub mod nnue;
 pub mod params;
 mod pawns;
+pub mod rng;
 pub mod tune;
 mod weights;
 
@@ -343,11 +345,11 @@ fn side<T: Trace>(b: &Board, c: Color, acc: &mut Acc<'_, T>) -> Attacks {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The colour-flipped mirror of a FEN: ranks reversed, colours swapped, side to move swapped.
-    fn mirror(fen: &str) -> String {
+    pub(crate) fn mirror(fen: &str) -> String {
         let parts: Vec<&str> = fen.split_whitespace().collect();
         let board: Vec<String> = parts[0]
             .split('/')

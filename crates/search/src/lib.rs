@@ -34,6 +34,8 @@ pub mod tt;
 pub mod worker;
 
 pub use limits::{Limits, TimeBudget};
-pub use threads::{vote, Event, Info, Job, Listener, PreSearch, ScoreBound, Shared, ThreadPool};
+pub use threads::{
+    vote, Event, Info, Job, Listener, PreSearch, ScoreBound, Shared, ThreadPool, NNUE_BY_DEFAULT,
+};
 pub use tt::Tt;
 pub use worker::{RootMove, ThreadResult, Worker};

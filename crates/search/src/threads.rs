@@ -9,10 +9,15 @@ use crate::tt::Tt;
 use crate::worker::{ThreadResult, Worker};
 use chess::{Board, Move};
 use device::MoveGenDevice;
+use eval::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// Whether a new pool evaluates with the embedded network (`true`) or the hand-crafted
+/// evaluation; whichever measured stronger (see the README).
+pub const NNUE_BY_DEFAULT: bool = false;
 
 /// How an `info` score relates to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -117,6 +122,9 @@ pub struct Shared {
     epoch: Instant,
     start_ms: AtomicU64,
     pub(crate) nodes: Box<[PaddedCounter]>,
+    /// The neural network the evaluation uses; `None`: the hand-crafted evaluation. Each
+    /// thread reads it when a search starts.
+    network: Mutex<Option<Arc<Network>>>,
 }
 
 impl Shared {
@@ -128,6 +136,11 @@ impl Shared {
     fn restart_clock(&self) {
         self.start_ms
             .store(self.epoch.elapsed().as_millis() as u64, Relaxed);
+    }
+
+    /// The network searches use (`None`: the hand-crafted evaluation).
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.network.lock().ok().and_then(|n| n.clone())
     }
 
     /// Nodes searched by all threads in the current search.
@@ -210,6 +223,7 @@ impl ThreadPool {
             epoch: Instant::now(),
             start_ms: AtomicU64::new(0),
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+            network: Mutex::new(NNUE_BY_DEFAULT.then(Network::embedded)),
         });
         let sync = Arc::new(Sync2 {
             control: Mutex::new(Control {
@@ -250,6 +264,14 @@ impl ThreadPool {
             handles,
             tt,
             last_nodes,
+        }
+    }
+
+    /// Chooses the evaluation of the following searches: a network, or `None` for the
+    /// hand-crafted one.
+    pub fn set_network(&self, net: Option<Arc<Network>>) {
+        if let Ok(mut n) = self.shared.network.lock() {
+            *n = net;
         }
     }
 

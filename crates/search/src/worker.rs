@@ -11,6 +11,7 @@ use crate::threads::{Event, Info, Job, ScoreBound, Shared};
 use crate::tt::{Bound, Tt};
 use chess::{Board, Move, MoveList, PieceKind};
 use device::MoveGenDevice;
+use eval::nnue::{Accumulator, Network, PieceBoards};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
@@ -74,6 +75,11 @@ pub struct Worker<D: MoveGenDevice> {
     dev: D,
     hist: History,
     pawns: eval::PawnCache,
+    /// The network of the current search (`None`: hand-crafted evaluation).
+    net: Option<Arc<Network>>,
+    /// Accumulators, one per ply played from the root (`accs[acc_top]` is current).
+    accs: Box<[Accumulator]>,
+    acc_top: usize,
     stack: Vec<Frame>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -105,6 +111,9 @@ impl<D: MoveGenDevice> Worker<D> {
             dev,
             hist: History::default(),
             pawns: eval::PawnCache::default(),
+            net: None,
+            accs: vec![Accumulator::default(); MAX_PLY + 8].into_boxed_slice(),
+            acc_top: 0,
             stack: vec![Frame::default(); MAX_PLY + OFS + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -152,6 +161,11 @@ impl<D: MoveGenDevice> Worker<D> {
             self.dev.make(m);
         }
         self.root_board = **self.dev.position();
+        self.net = self.shared.network();
+        self.acc_top = 0;
+        if let Some(net) = &self.net {
+            self.accs[0].refresh(net, &self.root_board);
+        }
         self.budget = TimeBudget::plan(
             &job.limits,
             self.root_board.side_to_move(),
@@ -413,11 +427,44 @@ impl<D: MoveGenDevice> Worker<D> {
         f.mv = m;
         f.pt = pt;
         self.nodes += 1;
-        self.dev.make(m);
+        match &self.net {
+            Some(net) => {
+                let before = PieceBoards::of(self.dev.position());
+                self.dev.make(m);
+                let after = PieceBoards::of(self.dev.position());
+                let (done, next) = self.accs.split_at_mut(self.acc_top + 1);
+                next[0].update_from(&done[self.acc_top], net, &before, &after);
+            }
+            None => self.dev.make(m),
+        }
+        self.acc_top += 1;
+    }
+
+    /// Null move: the pieces stay, so does the accumulator.
+    #[inline(always)]
+    fn make_null(&mut self) {
+        self.nodes += 1;
+        self.dev.make_null();
+        if self.net.is_some() {
+            self.accs[self.acc_top + 1] = self.accs[self.acc_top];
+        }
+        self.acc_top += 1;
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.dev.unmake();
+        self.acc_top -= 1;
     }
 
     #[inline(always)]
     fn eval(&mut self) -> i32 {
+        if let Some(net) = &self.net {
+            let stm = self.dev.position().side_to_move();
+            return net
+                .evaluate(&self.accs[self.acc_top], stm)
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        }
         eval::evaluate_cached(self.dev.position(), &mut self.pawns)
     }
 
@@ -471,7 +518,7 @@ impl<D: MoveGenDevice> Worker<D> {
                     score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
                 }
             }
-            self.dev.unmake();
+            self.unmake();
             if self.stopped {
                 break;
             }
@@ -603,10 +650,9 @@ impl<D: MoveGenDevice> Worker<D> {
                 let f = &mut self.stack[ply + OFS];
                 f.mv = Move::NULL;
                 f.pt = NO_PIECE_TO;
-                self.nodes += 1;
-                self.dev.make_null();
+                self.make_null();
                 let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.dev.unmake();
+                self.unmake();
                 if self.stopped {
                     return 0;
                 }
@@ -732,7 +778,7 @@ impl<D: MoveGenDevice> Worker<D> {
                     score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.dev.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -903,7 +949,7 @@ impl<D: MoveGenDevice> Worker<D> {
             }
             self.make(m, ply);
             let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
-            self.dev.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }

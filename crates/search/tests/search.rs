@@ -207,3 +207,35 @@ fn search_runs_on_any_device() {
     assert_eq!(mate_moves(o.score), 1);
     assert!(count.load(std::sync::atomic::Ordering::Relaxed) > 10);
 }
+
+#[test]
+fn the_network_evaluation_searches_finds_mates_and_is_deterministic() {
+    let net: Arc<eval::nnue::Network> = Arc::from(eval::nnue::FloatNet::random(9).quantise());
+    let nodes = |net: Option<Arc<eval::nnue::Network>>| {
+        let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
+        pool.set_network(net);
+        run(&pool, chess::STARTPOS, Limits::depth(8));
+        let a = pool.last_nodes();
+        // Castling, en passant and promotions on the way exercise the incremental updates.
+        run(
+            &pool,
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            Limits::depth(7),
+        );
+        (a, pool.last_nodes())
+    };
+    let with_net = nodes(Some(net.clone()));
+    assert_eq!(with_net, nodes(Some(net.clone())));
+    assert_ne!(with_net, nodes(None), "the network was not used");
+    let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
+    pool.set_network(Some(net));
+    // Mates in 1 to 3 with tactics (a random net misleads the pruning in slow mates).
+    for (fen, n) in MATES.iter().take(3) {
+        let o = run(&pool, fen, Limits::depth(2 * n + 2));
+        assert!(
+            o.score >= MATE_BOUND && mate_moves(o.score) == *n,
+            "{fen}: {}",
+            o.score
+        );
+    }
+}

@@ -13,10 +13,14 @@ mod mate_search;
 
 use chess::{Board, Move, Position};
 use device::{MoveGenDevice, SoftwareDevice};
+use eval::nnue::Network;
 use search::{score::uci_score, Event, Info, Job, Listener, ScoreBound, ThreadPool};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// `EvalFile` value naming the network built into the program.
+pub const EMBEDDED_NET: &str = "<embedded>";
 
 pub use go::parse_go;
 
@@ -49,6 +53,11 @@ pub struct Uci<D: MoveGenDevice + 'static> {
     moves: Vec<Move>,
     /// Stop flag of the `go mate` solver, set with the pool's and cleared only by `go`.
     mate_stop: Arc<AtomicBool>,
+    /// `Use NNUE`: evaluate with `net` instead of the hand-crafted evaluation.
+    use_nnue: bool,
+    /// `EvalFile`: the net's path, or `<embedded>` for the built-in one.
+    eval_file: String,
+    net: Arc<Network>,
 }
 
 impl Uci<SoftwareDevice> {
@@ -128,7 +137,16 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             start: Board::startpos(),
             moves: Vec::new(),
             mate_stop: Arc::new(AtomicBool::new(false)),
+            use_nnue: search::NNUE_BY_DEFAULT,
+            eval_file: EMBEDDED_NET.into(),
+            net: Network::embedded(),
         }
+    }
+
+    /// Hands the chosen evaluation to the pool (used by the next search).
+    fn apply_network(&self) {
+        self.pool
+            .set_network(self.use_nnue.then(|| self.net.clone()));
     }
 
     /// True when no search runs. A search that is already stopping (it may have printed
@@ -163,6 +181,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     fn rebuild_pool(&mut self) {
         let f = self.factory.clone();
         self.pool = ThreadPool::new(self.threads, self.hash_mb, move || f());
+        self.apply_network();
     }
 
     /// The current position (start plus moves).
@@ -199,6 +218,13 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 self.say(&format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max 5000"));
                 self.say("option name UCI_Chess960 type check default false");
                 self.say("option name Clear Hash type button");
+                self.say(&format!(
+                    "option name Use NNUE type check default {}",
+                    search::NNUE_BY_DEFAULT
+                ));
+                self.say(&format!(
+                    "option name EvalFile type string default {EMBEDDED_NET}"
+                ));
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -298,6 +324,36 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 None => self.error(&format!("bad UCI_Chess960 value '{value}'")),
             },
             "clear hash" => self.pool.clear(),
+            "use nnue" => match flag() {
+                Some(v) => {
+                    self.use_nnue = v;
+                    self.apply_network();
+                }
+                None => self.error(&format!("bad Use NNUE value '{value}'")),
+            },
+            "evalfile" => {
+                let loaded = if value.is_empty() || value == EMBEDDED_NET {
+                    Ok(Network::embedded())
+                } else {
+                    Network::load(value).map(Arc::from)
+                };
+                match loaded {
+                    Ok(net) => {
+                        self.net = net;
+                        self.eval_file = if value.is_empty() {
+                            EMBEDDED_NET.into()
+                        } else {
+                            value.into()
+                        };
+                        self.apply_network();
+                        if self.debug {
+                            self.say(&format!("info string EvalFile {}", self.eval_file));
+                        }
+                    }
+                    // The previous net stays.
+                    Err(e) => self.error(&format!("EvalFile: {e}")),
+                }
+            }
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }

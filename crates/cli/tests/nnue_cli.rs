@@ -1,0 +1,72 @@
+//! The network's tool chain through the built binary: `datagen` output parses, `nnue train`
+//! writes a net that `nnue check` and `eval --net` read, and broken net files are errors
+//! (exit 2 with a message), never panics.
+
+use std::process::Command;
+
+fn estuary(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_estuary"))
+        .args(args)
+        .output()
+        .expect("run estuary")
+}
+
+#[test]
+fn datagen_output_parses_and_trains_a_readable_net() {
+    let dir = std::env::temp_dir().join(format!("estuary-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let data_s = data.to_str().unwrap();
+    let o = estuary(&[
+        "datagen",
+        "--out",
+        data_s,
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--seed",
+        "7",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 20, "{} positions", lines.len());
+    for l in &lines {
+        let s = eval::nnue::data::parse_line(l).unwrap_or_else(|e| panic!("{l}: {e}"));
+        assert!(!s.board.in_check() && s.score.abs() < 2500, "{l}");
+    }
+    // Appending: a second run adds to the file.
+    let o = estuary(&["datagen", "--out", data_s, "--games", "1", "--nodes", "300"]);
+    assert!(o.status.success());
+    assert!(std::fs::read_to_string(&data).unwrap().lines().count() > lines.len());
+
+    let net = dir.join("t.nnue");
+    let net_s = net.to_str().unwrap();
+    let o = estuary(&[
+        "nnue", "train", data_s, "--out", net_s, "--epochs", "2", "--batch", "64",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("validation loss"), "{err}");
+    let o = estuary(&["nnue", "check", net_s]);
+    assert!(o.status.success());
+    let o = estuary(&["eval", "--net", net_s]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("NNUE ("));
+
+    // A truncated net file and a missing one: exit 2 and a message, no panic (101).
+    let bytes = std::fs::read(&net).unwrap();
+    std::fs::write(&net, &bytes[..bytes.len() / 2]).unwrap();
+    for args in [
+        vec!["nnue", "check", net_s],
+        vec!["eval", "--net", net_s],
+        vec!["nnue", "check", "/nonexistent.nnue"],
+    ] {
+        let o = estuary(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("error:"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
