@@ -8,14 +8,17 @@
 //                +-> piece_sets (one piece a clock, 4 stages) --------+   queue, emitter
 //
 // Commands (cmd, with cmd_addr / cmd_data), accepted when `ready`:
-//   1 LOAD   write load word cmd_addr (see board_state)   2 MAKE    cmd_data[15:0] = move
+//   1 LOAD   write load word cmd_addr (see board_state)   2 MAKE    cmd_data = make word
 //   3 UNMAKE cmd_data = unmake word                        4 NULL    pass the turn
 //   5 GEN    cmd_data[0] = captures only, cmd_data[1] = count only: the sets are built
-//            (max(6, 4 + the number of knights, bishops, rooks and queens) clocks), then moves
+//            (max(9, 8 + the number of knights, bishops, rooks and queens) clocks), then moves
 //            stream out one per clock on move_valid/move, then a gen_done pulse (with or after
 //            the last move). Count only: no moves; move_count is valid with gen_done.
-// in_check describes the board as of ANALYSIS_LATENCY (4) clocks earlier: read it 4 clocks
-// after the last command. GEN may follow a command at once.
+// in_check describes the board as of ANALYSIS_LATENCY (8) clocks earlier: read it 8 clocks
+// after the last command (one to decode it, seven of analysis). GEN may follow a command at once.
+// Every unit registers the words it derives from the board registers (stage 0, free-running),
+// so the board registers' wide fan-out ends in flip-flops next to each unit; the units that
+// start on the GEN (the enemy fill, the piece iterator) start one and two clocks after it.
 module estuary_movegen (
     input  wire        clk,
     input  wire        rst,
@@ -32,15 +35,24 @@ module estuary_movegen (
 );
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4, CMD_GEN = 3'd5;
     // Clock (after the GEN edge) in which the pawn, king and castling sets are valid (the
-    // analysis from clock 3, the enemy attack map from 4, two stages in pawn_king_sets), and
+    // analysis from clock 6, the enemy attack map from 5, two stages in pawn_king_sets), and
     // from which every flag of move_stream is.
-    localparam [4:0] T_SETS = 5'd5, T_FLAGS = 5'd6;
+    localparam [4:0] T_SETS = 5'd8, T_FLAGS = 5'd9;
 
     reg       busy;
     reg [4:0] t;
-    assign ready = !busy;
+    assign ready = !busy && !start;
     wire accept = cmd_valid && ready;
-    wire start = accept && cmd == CMD_GEN;
+    // Every command takes effect a clock after it is accepted (board_state decodes it first),
+    // so the GEN starts a clock later too: `start` is that clock.
+    reg  start, start1, start2;   // start, one and two clocks later
+    reg  [1:0] gen_mode;          // {count only, captures only}
+    always @(posedge clk) begin
+        start <= accept && cmd == CMD_GEN && !rst;
+        start1 <= start && !rst;
+        start2 <= start1 && !rst;
+        if (accept && cmd == CMD_GEN) gen_mode <= cmd_data[1:0];
+    end
 
     wire [383:0] kinds;
     wire [127:0] colors;
@@ -66,14 +78,14 @@ module estuary_movegen (
 
     wire [63:0] enemy_att;
     enemy_attacks enemy (
-        .clk(clk), .start(start), .kinds(kinds), .colors(colors), .side(side), .attacks(enemy_att));
+        .clk(clk), .seed(start1), .kinds(kinds), .colors(colors), .side(side), .attacks(enemy_att));
 
     wire        wr_valid, pieces_done;
     wire [3:0]  wr_slot;
     wire [5:0]  wr_sq;
     wire [63:0] wr_set;
     piece_sets pieces (
-        .clk(clk), .rst(rst), .start(start), .kinds(kinds), .colors(colors), .side(side),
+        .clk(clk), .rst(rst), .start(start2), .kinds(kinds), .colors(colors), .side(side),
         .check_mask(check_mask), .pinned_axis(pinned_axis), .double_check(double_check),
         .wr_valid(wr_valid), .wr_slot(wr_slot), .wr_sq(wr_sq), .wr_set(wr_set), .done(pieces_done));
 
@@ -83,16 +95,15 @@ module estuary_movegen (
     wire [11:0]  castle_sq;
     pawn_king_sets pawns_king (
         .clk(clk), .kinds(kinds), .colors(colors), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs),
-        .king_sq(king_sq), .check_mask(check_mask), .pinned_axis(pinned_axis),
-        .leaper_checkers(leaper_checkers), .in_check(in_check), .double_check(double_check),
-        .enemy_attacks(enemy_att),
+        .check_mask(check_mask), .pinned_axis(pinned_axis),
+        .in_check(in_check), .double_check(double_check), .enemy_attacks(enemy_att),
         .pawn_sets(pawn_sets), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq));
 
     wire release_next;
     reg  streaming;
     wire go = busy && t >= T_FLAGS && pieces_done && !streaming;
     move_stream stream (
-        .clk(clk), .rst(rst), .start(start), .captures_only(cmd_data[0]), .count_only(cmd_data[1]), .go(go),
+        .clk(clk), .rst(rst), .start(start), .captures_only(gen_mode[0]), .count_only(gen_mode[1]), .go(go),
         .kinds(kinds), .colors(colors), .side(side), .king_sq(king_sq),
         .load_sets(busy && t == T_SETS), .pawn_sets(pawn_sets), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq),
         .wr_valid(wr_valid), .wr_slot(wr_slot), .wr_sq(wr_sq), .wr_set(wr_set),

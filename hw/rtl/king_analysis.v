@@ -6,8 +6,9 @@
 //   leaper_checkers knights and pawns giving check; in_check, double_check.
 // A ray from the king that ends on an enemy slider of the line's kind is a check; the same ray
 // with our first piece lifted (a second ROM read) that ends on one is a pin of that piece.
-// Free-running pipeline of four register stages from the board registers: the outputs
-// describe the board as it was four clocks earlier (LATENCY).
+// Free-running pipeline of six register stages from the board registers (LATENCY): stage 0
+// registers the words derived from the board here, next to their users, so that the board
+// registers' wide fan-out ends in a flip-flop.
 module king_analysis (
     input  wire         clk,
     input  wire [383:0] kinds,
@@ -24,33 +25,54 @@ module king_analysis (
 `include "gen/estuary_consts.vh"
 `include "gen/estuary_tables.vh"
 
-    wire [63:0] ours = (side ? colors[127:64] : colors[63:0]);
-    wire [63:0] them = (side ? colors[63:0] : colors[127:64]);
-    wire [63:0] occ = ours | them;
-    wire [63:0] their_orth = (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & them;
-    wire [63:0] their_diag = (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & them;
-    wire [5:0]  ksq = onehot_index(kinds[64 * KIND_KING +: 64] & ours);
-
-    // ---- stage 1: king square, line gathers, leaper checkers ----
-    reg [5:0]  k1;
-    reg [31:0] occ1;   // line a at [8a +: 8]
-    reg [31:0] own1;   // line a at [8a +: 8]
-    reg [31:0] sl1;   // line a at [8a +: 8]
-    reg [63:0] leap1;
-    always @(posedge clk) begin : lines_1
-        integer a;
-        k1 <= ksq;
-        for (a = 0; a < 4; a = a + 1) begin
-            occ1[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], ksq), occ);
-            own1[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], ksq), ours);
-            sl1[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], ksq), a < 2 ? their_orth : their_diag);
-        end
-        leap1 <= (rom_knight_attacks(ksq) & kinds[64 * KIND_KNIGHT +: 64] & them)
-               | ((side ? rom_black_pawn_attacks(ksq) : rom_white_pawn_attacks(ksq))
-                  & kinds[64 * KIND_PAWN +: 64] & them);
+    // ---- stage 0: words derived from the board ----
+    reg [63:0] ours0, occ0, orth0, diag0, knights0, pawns0, king0;
+    reg        side0;
+    always @(posedge clk) begin
+        ours0 <= side ? colors[127:64] : colors[63:0];
+        occ0 <= colors[127:64] | colors[63:0];
+        orth0 <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & (side ? colors[63:0] : colors[127:64]);
+        diag0 <= (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & (side ? colors[63:0] : colors[127:64]);
+        knights0 <= kinds[64 * KIND_KNIGHT +: 64] & (side ? colors[63:0] : colors[127:64]);
+        pawns0 <= kinds[64 * KIND_PAWN +: 64] & (side ? colors[63:0] : colors[127:64]);
+        king0 <= kinds[64 * KIND_KING +: 64] & (side ? colors[127:64] : colors[63:0]);
+        side0 <= side;
     end
 
-    // ---- stage 2: the king's line attacks ----
+    // ---- stage 1: king square, its neighbourhood words ----
+    reg [5:0]  k1;
+    reg [63:0] ours1, occ1w, orth1, diag1, knights1, pawns1;
+    reg        side1;
+    always @(posedge clk) begin
+        k1 <= onehot_index(king0);
+        ours1 <= ours0;
+        occ1w <= occ0;
+        orth1 <= orth0;
+        diag1 <= diag0;
+        knights1 <= knights0;
+        pawns1 <= pawns0;
+        side1 <= side0;
+    end
+
+    // ---- stage 2: line gathers, leaper checkers ----
+    reg [5:0]  k2g;
+    reg [31:0] occ2g;   // line a at [8a +: 8]
+    reg [31:0] own2g;
+    reg [31:0] sl2g;
+    reg [63:0] leap2g;
+    always @(posedge clk) begin : lines_1
+        integer a;
+        k2g <= k1;
+        for (a = 0; a < 4; a = a + 1) begin
+            occ2g[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], k1), occ1w);
+            own2g[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], k1), ours1);
+            sl2g[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], k1), a < 2 ? orth1 : diag1);
+        end
+        leap2g <= (rom_knight_attacks(k1) & knights1)
+                | ((side1 ? rom_black_pawn_attacks(k1) : rom_white_pawn_attacks(k1)) & pawns1);
+    end
+
+    // ---- stage 3: the king's line attacks (line ROM, block RAM) ----
     reg [5:0]  k2;
     reg [31:0] occ2;   // line a at [8a +: 8]
     reg [31:0] own2;   // line a at [8a +: 8]
@@ -59,46 +81,70 @@ module king_analysis (
     reg [63:0] leap2;
     always @(posedge clk) begin : lines_2
         integer a;
-        k2 <= k1;
-        leap2 <= leap1;
+        k2 <= k2g;
+        leap2 <= leap2g;
         for (a = 0; a < 4; a = a + 1) begin
-            occ2[8 * a +: 8] <= occ1[8 * a +: 8];
-            own2[8 * a +: 8] <= own1[8 * a +: 8];
-            sl2[8 * a +: 8] <= sl1[8 * a +: 8];
-            att2[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], k1), occ1[8 * a +: 8]);
+            occ2[8 * a +: 8] <= occ2g[8 * a +: 8];
+            own2[8 * a +: 8] <= own2g[8 * a +: 8];
+            sl2[8 * a +: 8] <= sl2g[8 * a +: 8];
+            att2[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], k2g), occ2g[8 * a +: 8]);
         end
     end
 
-    // ---- stage 3: x-ray through our first pieces; checks and pins in line coordinates ----
+    // ---- stage 4: x-ray through our first pieces (line ROM, block RAM); the rays ----
+    reg [5:0]  kx;
+    reg [31:0] xatt4, up4, dn4, own4, sl4;
+    reg [63:0] leap4;
+    reg [31:0] xocc;
+    always @* begin : lifted
+        integer a;
+        for (a = 0; a < 4; a = a + 1)
+            xocc[8 * a +: 8] = occ2[8 * a +: 8] & ~(att2[8 * a +: 8] & own2[8 * a +: 8]);
+    end
+    always @(posedge clk) begin : lines_x
+        integer a;
+        kx <= k2;
+        leap4 <= leap2;
+        own4 <= own2;
+        sl4 <= sl2;
+        for (a = 0; a < 4; a = a + 1) begin
+            xatt4[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], k2), xocc[8 * a +: 8]);
+            up4[8 * a +: 8] <= att2[8 * a +: 8] & above8(line_pos(a[1:0], k2));
+            dn4[8 * a +: 8] <= att2[8 * a +: 8] & below8(line_pos(a[1:0], k2));
+        end
+    end
+
+    // ---- stage 5: checks and pins in line coordinates ----
     reg [5:0]  k3;
     reg [31:0] cm3;   // line a at [8a +: 8]    // check lines (ray from the king to a checker, checker included)
     reg [31:0] pin3;   // line a at [8a +: 8]   // pinned pieces
     reg [1:0]  nchk3;        // slider checkers, saturating at 2
     reg [63:0] leap3;
-    reg [7:0]  xatt, up, dn, xup, xdn;
+    reg        lchk3;        // a leaper gives check
+    reg [7:0]  up, dn, xup, xdn;
     reg [2:0]  p;
     reg [2:0]  nchk;
     always @(posedge clk) begin : lines_3
         integer a;
-        k3 <= k2;
-        leap3 <= leap2;
+        k3 <= kx;
+        leap3 <= leap4;
+        lchk3 <= leap4 != 64'd0;
         nchk = 3'd0;
         for (a = 0; a < 4; a = a + 1) begin
-            p = line_pos(a[1:0], k2);
-            xatt = rom_rank_attacks(p, occ2[8 * a +: 8] & ~(att2[8 * a +: 8] & own2[8 * a +: 8]));
-            up = att2[8 * a +: 8] & above8(p);
-            dn = att2[8 * a +: 8] & below8(p);
-            xup = xatt & above8(p);
-            xdn = xatt & below8(p);
-            cm3[8 * a +: 8] <= (((up & sl2[8 * a +: 8]) != 8'd0) ? up : 8'd0) | (((dn & sl2[8 * a +: 8]) != 8'd0) ? dn : 8'd0);
-            pin3[8 * a +: 8] <= (((xup & sl2[8 * a +: 8]) != 8'd0) ? (up & own2[8 * a +: 8]) : 8'd0)
-                     | (((xdn & sl2[8 * a +: 8]) != 8'd0) ? (dn & own2[8 * a +: 8]) : 8'd0);
-            nchk = nchk + ((up & sl2[8 * a +: 8]) != 8'd0) + ((dn & sl2[8 * a +: 8]) != 8'd0);
+            p = line_pos(a[1:0], kx);
+            up = up4[8 * a +: 8];
+            dn = dn4[8 * a +: 8];
+            xup = xatt4[8 * a +: 8] & above8(p);
+            xdn = xatt4[8 * a +: 8] & below8(p);
+            cm3[8 * a +: 8] <= (((up & sl4[8 * a +: 8]) != 8'd0) ? up : 8'd0) | (((dn & sl4[8 * a +: 8]) != 8'd0) ? dn : 8'd0);
+            pin3[8 * a +: 8] <= (((xup & sl4[8 * a +: 8]) != 8'd0) ? (up & own4[8 * a +: 8]) : 8'd0)
+                     | (((xdn & sl4[8 * a +: 8]) != 8'd0) ? (dn & own4[8 * a +: 8]) : 8'd0);
+            nchk = nchk + ((up & sl4[8 * a +: 8]) != 8'd0) + ((dn & sl4[8 * a +: 8]) != 8'd0);
         end
         nchk3 <= (nchk > 3'd1) ? 2'd2 : nchk[1:0];
     end
 
-    // ---- stage 4: back to squares ----
+    // ---- stage 6: back to squares ----
     reg [63:0] lines;
     always @* begin : lines_4
         integer a;
@@ -108,7 +154,7 @@ module king_analysis (
     end
     // Two leapers never give check together (neither can be discovered), so a double check
     // has at least one slider.
-    wire leaper_check = leap3 != 64'd0;
+    wire leaper_check = lchk3;
     always @(posedge clk) begin : lines_5
         integer a;
         king_sq <= k3;

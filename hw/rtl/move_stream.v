@@ -57,13 +57,19 @@ module move_stream (
     localparam [4:0] SRC_KING = 5'd25, SRC_CASTLE_S = 5'd26, SRC_CASTLE_L = 5'd27;
     localparam [2:0] PH_PAWN = 3'd4, PH_PROMO = 3'd5, PH_QUIET = 3'd6, PH_NONE = 3'd7;
 
-    wire [63:0] them = (side ? colors[63:0] : colors[127:64]);
-    wire [63:0] victim [0:4];
-    assign victim[0] = kinds[64 * VICTIM_0 +: 64] & them;
-    assign victim[1] = kinds[64 * VICTIM_1 +: 64] & them;
-    assign victim[2] = kinds[64 * VICTIM_2 +: 64] & them;
-    assign victim[3] = kinds[64 * VICTIM_3 +: 64] & them;
-    assign victim[4] = kinds[64 * VICTIM_4 +: 64] & them;
+    // Stage 0 (free-running): the opponent's pieces and the victims of each capture phase.
+    reg [63:0] them;
+    reg [63:0] victim [0:4];
+    reg        s;   // side to move
+    always @(posedge clk) begin
+        them <= side ? colors[63:0] : colors[127:64];
+        victim[0] <= kinds[64 * VICTIM_0 +: 64] & (side ? colors[63:0] : colors[127:64]);
+        victim[1] <= kinds[64 * VICTIM_1 +: 64] & (side ? colors[63:0] : colors[127:64]);
+        victim[2] <= kinds[64 * VICTIM_2 +: 64] & (side ? colors[63:0] : colors[127:64]);
+        victim[3] <= kinds[64 * VICTIM_3 +: 64] & (side ? colors[63:0] : colors[127:64]);
+        victim[4] <= kinds[64 * VICTIM_4 +: 64] & (side ? colors[63:0] : colors[127:64]);
+        s <= side;
+    end
 
     reg capmode, cntmode;
 
@@ -137,50 +143,77 @@ module move_stream (
     wire [NSRC-1:0] pick = sel_row & (~sel_row + 1'b1);
     wire [NSRC-1:0] row_left = sel_row & ~pick;
 
-    // ---- fetch ----
-    reg        fv;
-    reg [4:0]  f_src;
-    reg [2:0]  f_ph;
-    reg [2:0]  cnt;        // queued groups
-    wire       issue = running && sel_ok && (cnt + fv) <= 3'd3;
-    wire       f_slot = f_src >= SRC_SLOT0 && f_src < SRC_KING;
-    wire [3:0] f_slot_i = f_src - SRC_SLOT0;
-    reg [63:0] f_set;
+    // ---- fetch: three stages to the queue ----
+    // 1  the source (index, slot number, kind of source) and the phase's mask;
+    // 2  the source's set (slot sets sit in a small RAM), masked;
+    // 3  the group's byte popcounts;  then the queue entry with the group's size.
+    reg [4:0]  used;       // groups issued and not yet taken by the emitter (credit, at most 8)
+    wire       issue = running && sel_ok && !used[3];
+    reg        f1v;
+    reg [4:0]  f1_src;
+    reg [3:0]  f1_slot;
+    reg        f1_is_pawn, f1_is_slot, f1_is_king, f1_is_cs, f1_masked;
+    reg [2:0]  f1_ph;
+    reg [63:0] f1_mask;
+    reg [63:0] castle_bb [0:1];
+    reg        f2v;
+    reg [63:0] f2_bits;
+    reg [4:0]  f2_src;
+    reg [2:0]  f2_ph;
+    reg [5:0]  f2_from;
+    reg        f3v;
+    reg [63:0] f3_bits;
+    reg [4:0]  f3_src;
+    reg [2:0]  f3_ph;
+    reg [5:0]  f3_from;
+    reg [31:0] f3_bytes;   // popcount of byte b at [4b +: 4]
+    reg [63:0] f_raw;
     always @* begin
-        if (f_src < SRC_SLOT0) f_set = pawn_r[f_src];
-        else if (f_slot) f_set = slot_set[f_slot_i];
-        else if (f_src == SRC_KING) f_set = king_set;
-        else if (f_src == SRC_CASTLE_S) f_set = square_bb(castle_sq[5:0]);
-        else f_set = square_bb(castle_sq[11:6]);
+        if (f1_is_pawn) f_raw = pawn_r[f1_src[3:0]];
+        else if (f1_is_slot) f_raw = slot_set[f1_slot];
+        else if (f1_is_king) f_raw = king_set;
+        else f_raw = castle_bb[f1_is_cs ? 0 : 1];
     end
-    // Ordinary movers keep the phase's victims (or the empty squares when quiet).
-    wire        f_masked = f_src < SRC_EP_W || (f_src >= SRC_SLOT0 && f_src <= SRC_KING);
-    wire [63:0] f_mask = !f_masked ? ~64'd0 : cntmode ? (capmode ? them : ~64'd0)
-                       : (f_ph < 3'd5) ? victim[f_ph] : ~them;
-    wire [5:0]  f_from = f_slot ? slot_sq[f_slot_i] : king_sq;
+    function automatic [3:0] popcount8(input [7:0] b);
+        integer k;
+        begin
+            popcount8 = 4'd0;
+            for (k = 0; k < 8; k = k + 1) popcount8 = popcount8 + b[k];
+        end
+    endfunction
+    wire [6:0] f3_n = ({3'd0, f3_bytes[3:0]} + f3_bytes[7:4]) + (f3_bytes[11:8] + f3_bytes[15:12])
+                    + ((f3_bytes[19:16] + f3_bytes[23:20]) + (f3_bytes[27:24] + f3_bytes[31:28]));
 
-    // ---- queue ----
-    reg [63:0] q_bits [0:3];
-    reg [4:0]  q_src [0:3];
-    reg [2:0]  q_ph [0:3];
-    reg [5:0]  q_from [0:3];
-    reg [1:0]  q_rd, q_wr;
+    // ---- queue (8 entries) ----
+    reg [63:0] q_bits [0:7];
+    reg [4:0]  q_src [0:7];
+    reg [2:0]  q_ph [0:7];
+    reg [5:0]  q_from [0:7];
+    reg [6:0]  q_n [0:7];
+    reg [2:0]  q_rd, q_wr;
+    reg [3:0]  cnt;        // queued groups
 
     // ---- emitter ----
+    // The current group's size counts down, so "last move of the group" is a register test,
+    // not a 64-bit one; the next destination is the lowest of cur_bits.
     reg        cur_v;
     reg [63:0] cur_bits;
     reg [4:0]  cur_src;
     reg [2:0]  cur_ph;
     reg [5:0]  cur_from;
+    reg [6:0]  cur_n;
+    reg        cur_n1;     // cur_n == 1
+    reg        cur_promo, cur_qonly;
     reg [1:0]  pcount;
-    wire [63:0] low = lowest_bit(cur_bits);
-    wire [63:0] rest = cur_bits & ~low;
-    wire        promo = cur_src == SRC_PROMO_CAP_W || cur_src == SRC_PROMO_CAP_E || cur_src == SRC_PROMO_PUSH;
-    wire        last = !promo || pcount == 2'd3 || (cur_src == SRC_PROMO_PUSH && capmode);
-    wire        finish = cur_v && (cntmode || (last && rest == 64'd0));
+    wire [63:0] rest = cur_bits & (cur_bits - 64'd1);
+    wire        last = !cur_promo || cur_qonly || pcount == 2'd3;
+    wire        finish = cur_v && (cntmode || (last && cur_n1));
     wire        take = !cur_v || finish;
-    wire        pop = take && cnt != 3'd0;
-    wire finishing = running && sel_empty && !fv && cnt == 3'd0 && (!cur_v || finish);
+    wire        pop = take && cnt != 4'd0;
+    wire        finishing = running && sel_empty && used == 5'd0 && (!cur_v || finish);
+    function automatic is_promo_src(input [4:0] src);
+        is_promo_src = src == SRC_PROMO_CAP_W || src == SRC_PROMO_CAP_E || src == SRC_PROMO_PUSH;
+    endfunction
 
     // ---- output stages ----
     reg        o1_v, o1_done;
@@ -189,6 +222,8 @@ module move_stream (
     reg [2:0]  o1_ph;
     reg [5:0]  o1_from;
     reg [1:0]  o1_pc;
+    reg [6:0]  o1_n;
+    reg        o1_x4;
 
     integer i, q;
     reg [6:0] set_flags, ne_add;
@@ -262,48 +297,85 @@ module move_stream (
         end
 
         // fetch -> queue
-        fv <= issue;
+        used <= used + issue - pop;
+        f1v <= issue;
         if (issue) begin
-            f_src <= onehot_index(pick);
-            f_ph <= sel_ph;
+            f1_src <= onehot_index(pick);
+            f1_slot <= onehot_index(pick[SRC_SLOT0 +: 16]);
+            f1_is_pawn <= pick[SRC_SLOT0 - 1:0] != 0;
+            f1_is_slot <= pick[SRC_SLOT0 +: 16] != 0;
+            f1_is_king <= pick[SRC_KING];
+            f1_is_cs <= pick[SRC_CASTLE_S];
+            // Ordinary movers keep the phase's victims (or the empty squares when quiet).
+            f1_masked <= pick[SRC_EP_W - 1:0] != 0 || pick[SRC_KING:SRC_SLOT0] != 0;
+            f1_ph <= sel_ph;
         end
-        if (fv) begin
-            q_bits[q_wr] <= f_set & f_mask;
-            q_src[q_wr] <= f_src;
-            q_ph[q_wr] <= f_ph;
-            q_from[q_wr] <= f_from;
-            q_wr <= q_wr + 2'd1;
+        f1_mask <= cntmode ? (capmode ? them : ~64'd0) : (sel_ph < 3'd5) ? victim[sel_ph] : ~them;
+        if (load_sets) begin
+            castle_bb[0] <= square_bb(castle_sq[5:0]);
+            castle_bb[1] <= square_bb(castle_sq[11:6]);
         end
-        cnt <= cnt + fv - pop;
+        f2v <= f1v;
+        f2_bits <= f_raw & (f1_masked ? f1_mask : ~64'd0);
+        f2_src <= f1_src;
+        f2_ph <= f1_ph;
+        f2_from <= f1_is_slot ? slot_sq[f1_slot] : king_sq;
+        f3v <= f2v;
+        f3_bits <= f2_bits;
+        f3_src <= f2_src;
+        f3_ph <= f2_ph;
+        f3_from <= f2_from;
+        for (i = 0; i < 8; i = i + 1)
+            f3_bytes[4 * i +: 4] <= popcount8(f2_bits[8 * i +: 8]);
+        if (f3v) begin
+            q_bits[q_wr] <= f3_bits;
+            q_src[q_wr] <= f3_src;
+            q_ph[q_wr] <= f3_ph;
+            q_from[q_wr] <= f3_from;
+            q_n[q_wr] <= f3_n;
+            q_wr <= q_wr + 3'd1;
+        end
+        cnt <= cnt + f3v - pop;
 
         // emitter
-        o1_v <= cur_v;
-        o1_low <= cntmode ? cur_bits : low;
+        o1_v <= cur_v && !cntmode;
+        o1_low <= cur_bits & ~rest;
         o1_src <= cur_src;
         o1_ph <= cur_ph;
         o1_from <= cur_from;
         o1_pc <= pcount;
+        o1_n <= cur_v ? cur_n : 7'd0;
+        o1_x4 <= cur_promo && !cur_qonly;
         o1_done <= finishing;
         if (take) begin
-            cur_v <= cnt != 3'd0;
+            cur_v <= cnt != 4'd0;
             pcount <= 2'd0;
             cur_bits <= q_bits[q_rd];
             cur_src <= q_src[q_rd];
             cur_ph <= q_ph[q_rd];
             cur_from <= q_from[q_rd];
-            if (pop) q_rd <= q_rd + 2'd1;
+            cur_n <= q_n[q_rd];
+            cur_n1 <= q_n[q_rd] == 7'd1;
+            cur_promo <= is_promo_src(q_src[q_rd]);
+            cur_qonly <= q_src[q_rd] == SRC_PROMO_PUSH && capmode;
+            if (pop) q_rd <= q_rd + 3'd1;
         end else if (last) begin
             cur_bits <= rest;
+            cur_n <= cur_n - 7'd1;
+            cur_n1 <= cur_n == 7'd2;
             pcount <= 2'd0;
         end else begin
             pcount <= pcount + 2'd1;
         end
 
         if (rst || start) begin
-            fv <= 1'b0;
-            cnt <= 3'd0;
-            q_rd <= 2'd0;
-            q_wr <= 2'd0;
+            used <= 5'd0;
+            f1v <= 1'b0;
+            f2v <= 1'b0;
+            f3v <= 1'b0;
+            cnt <= 4'd0;
+            q_rd <= 3'd0;
+            q_wr <= 3'd0;
             cur_v <= 1'b0;
             o1_v <= 1'b0;
             o1_done <= 1'b0;
@@ -314,54 +386,52 @@ module move_stream (
         end
     end
 
-    // ---- move word ----
-    wire [2:0] up = side ? DIR_S : DIR_N;
-    wire [2:0] cap_w = side ? DIR_SW : DIR_NW;
-    wire [2:0] cap_e = side ? DIR_SE : DIR_NE;
-    wire [5:0] to = onehot_index(o1_low);
-    wire [1:0] promo_low = (o1_pc == 2'd0) ? 2'd3 : o1_pc - 2'd1;   // Q N B R
+    // ---- move word: destination index, then origin and flag ----
+    reg        o2_v, o2_done, o2_cnt;
+    reg [5:0]  o2_to;
+    reg [4:0]  o2_src;
+    reg [2:0]  o2_ph;
+    reg [5:0]  o2_from;
+    reg [1:0]  o2_pc;
+    reg [7:0]  part;   // count-only: the group's moves (four per promotion destination)
+    wire [2:0] up = s ? DIR_S : DIR_N;
+    wire [2:0] cap_w = s ? DIR_SW : DIR_NW;
+    wire [2:0] cap_e = s ? DIR_SE : DIR_NE;
+    wire [1:0] promo_low = (o2_pc == 2'd0) ? 2'd3 : o2_pc - 2'd1;   // Q N B R
     reg  [5:0] from;
     reg  [3:0] flag;
     always @* begin
-        case (o1_src)
-            5'd0, SRC_PROMO_CAP_W, SRC_EP_W: from = to - dir_delta(cap_w);
-            5'd1, SRC_PROMO_CAP_E, SRC_EP_E: from = to - dir_delta(cap_e);
-            SRC_PUSH, SRC_PROMO_PUSH: from = to - dir_delta(up);
-            SRC_DOUBLE: from = to - dir_delta(up) - dir_delta(up);
-            default: from = o1_from;
+        case (o2_src)
+            5'd0, SRC_PROMO_CAP_W, SRC_EP_W: from = o2_to - dir_delta(cap_w);
+            5'd1, SRC_PROMO_CAP_E, SRC_EP_E: from = o2_to - dir_delta(cap_e);
+            SRC_PUSH, SRC_PROMO_PUSH: from = o2_to - dir_delta(up);
+            SRC_DOUBLE: from = o2_to - dir_delta(up) - dir_delta(up);
+            default: from = o2_from;
         endcase
-        case (o1_src)
+        case (o2_src)
             SRC_PROMO_CAP_W, SRC_PROMO_CAP_E: flag = {2'b11, promo_low};
             SRC_PROMO_PUSH: flag = {2'b10, promo_low};
             SRC_EP_W, SRC_EP_E: flag = FLAG_EN_PASSANT;
             SRC_PUSH: flag = FLAG_QUIET;
             SRC_DOUBLE: flag = FLAG_DOUBLE_PUSH;
             SRC_CASTLE_S, SRC_CASTLE_L: flag = FLAG_CASTLE;
-            default: flag = (o1_ph < PH_PROMO) ? FLAG_CAPTURE : FLAG_QUIET;
+            default: flag = (o2_ph < PH_PROMO) ? FLAG_CAPTURE : FLAG_QUIET;
         endcase
     end
-    // Count-only: a group's popcount (times four for promotions, but one for a queen-only
-    // promotion push), then the running sum.
-    function automatic [6:0] popcount64(input [63:0] b);
-        integer k;
-        begin
-            popcount64 = 7'd0;
-            for (k = 0; k < 64; k = k + 1) popcount64 = popcount64 + b[k];
-        end
-    endfunction
-    wire       o1_x4 = (o1_src == SRC_PROMO_CAP_W || o1_src == SRC_PROMO_CAP_E || o1_src == SRC_PROMO_PUSH)
-                       && !(o1_src == SRC_PROMO_PUSH && capmode);
-    reg  [7:0] part;
-    reg        o2_v, o2_done;
-    assign release_next = (o1_done && !cntmode) || o2_done;
+    assign release_next = o2_done;
     always @(posedge clk) begin
-        move_valid <= o1_v && !cntmode && !rst;
-        move <= {flag, to, from};
-        o2_v <= o1_v && cntmode;
-        o2_done <= o1_done && cntmode && !rst;
-        part <= o1_x4 ? {popcount64(o1_low), 2'b00} : {1'b0, popcount64(o1_low)};
+        o2_v <= o1_v && !rst;
+        o2_done <= o1_done && !rst;
+        o2_to <= onehot_index(o1_low);
+        o2_src <= o1_src;
+        o2_ph <= o1_ph;
+        o2_from <= o1_from;
+        o2_pc <= o1_pc;
+        part <= o1_x4 ? {o1_n[5:0], 2'b00} : {1'b0, o1_n};
+        move_valid <= o2_v && !rst;
+        move <= {flag, o2_to, from};
         if (start) count <= 8'd0;
-        else if (o2_v) count <= count + part;
-        done <= release_next && !rst;
+        else if (cntmode) count <= count + part;
+        done <= o2_done && !rst;
     end
 endmodule

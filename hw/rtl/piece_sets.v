@@ -1,21 +1,27 @@
 // The piece generator, time-multiplexed: one of our knights, bishops, rooks or queens a clock,
-// in attacker order (ATTACKER_0 .. ATTACKER_3, least valuable first), through a 4-stage
-// pipeline that writes the piece's legal destination set into the next slot of move_stream:
-//   0  iterator: lowest square of the current kind's remaining pieces;
-//   1  the occupancy of the four lines through it (line gathers), and its knight jumps (ROM);
-//   2  the line ROM: attacks along each line, in line coordinates;
-//   3  back to squares (line scatters) for the lines the kind moves on, only the pin's line
-//      for a pinned piece (none for a pinned knight), masked by the check mask and our pieces.
+// in attacker order (ATTACKER_0 .. ATTACKER_3, least valuable first), through a pipeline that
+// writes the piece's legal destination set into the next slot of move_stream:
+//   words     our pieces of each kind, the occupancy (free-running, next to this unit), then
+//             each kind's set and the same set without its lowest piece;
+//   iterator  the current kind's set `rem` and `rem2` (rem without its lowest piece): the
+//             piece is rem ^ rem2, so the loop is one carry chain (rem2 & (rem2 - 1)), and
+//             "last of its kind" is rem2 == 0, a test of a register;
+//   1  the occupancy of the four lines through the piece (line gathers), its knight jumps;
+//   2  the line ROM (block RAM): attacks along each line, in line coordinates;
+//   3  back to squares (line scatters), one set per line the kind moves on;
+//   4  the pin of the piece (its axis, from king_analysis);
+//   5  the lines it may use (only the pin's line for a pinned piece, none for a pinned
+//      knight), masked by the check mask and our pieces.
 // Pawns and the king are generated set-wise elsewhere (pawn_king_sets). `done` rises when
 // every piece has left the pipeline.
 module piece_sets (
     input  wire         clk,
     input  wire         rst,
-    input  wire         start,
+    input  wire         start,          // two clocks after the GEN: the words hold its board
     input  wire [383:0] kinds,
     input  wire [127:0] colors,
     input  wire         side,
-    // from king_analysis (valid by the time the first piece reaches stage 3)
+    // from king_analysis (valid by the time the first piece reaches stage 4)
     input  wire [63:0]  check_mask,
     input  wire [255:0] pinned_axis,
     input  wire         double_check,
@@ -29,64 +35,79 @@ module piece_sets (
 `include "gen/estuary_consts.vh"
 `include "gen/estuary_tables.vh"
 
-    wire [63:0] ours = (side ? colors[127:64] : colors[63:0]);
-    wire [63:0] occ = colors[0 +: 64] | colors[64 +: 64];
-    wire [63:0] of_kind [0:3];
-    assign of_kind[0] = kinds[64 * ATTACKER_0 +: 64] & ours;
-    assign of_kind[1] = kinds[64 * ATTACKER_1 +: 64] & ours;
-    assign of_kind[2] = kinds[64 * ATTACKER_2 +: 64] & ours;
-    assign of_kind[3] = kinds[64 * ATTACKER_3 +: 64] & ours;
-
-    // ---- 0. iterator ----
-    reg [63:0] kset [0:3];
+    // ---- words (free-running) ----
+    reg [63:0] of_kind0 [0:3];
+    reg [63:0] ours0, occ0;
+    reg [63:0] kset [0:3];    // of_kind0, a clock later
+    reg [63:0] kset2 [0:3];   // the same without its lowest piece
     reg [3:0]  nonempty;
-    reg [63:0] rem;
+    reg [63:0] ours_w, occ_w;
+    integer j;
+    always @(posedge clk) begin
+        of_kind0[0] <= kinds[64 * ATTACKER_0 +: 64] & (side ? colors[127:64] : colors[63:0]);
+        of_kind0[1] <= kinds[64 * ATTACKER_1 +: 64] & (side ? colors[127:64] : colors[63:0]);
+        of_kind0[2] <= kinds[64 * ATTACKER_2 +: 64] & (side ? colors[127:64] : colors[63:0]);
+        of_kind0[3] <= kinds[64 * ATTACKER_3 +: 64] & (side ? colors[127:64] : colors[63:0]);
+        ours0 <= side ? colors[127:64] : colors[63:0];
+        occ0 <= colors[127:64] | colors[63:0];
+        ours_w <= ours0;
+        occ_w <= occ0;
+        for (j = 0; j < 4; j = j + 1) begin
+            kset[j] <= of_kind0[j];
+            kset2[j] <= of_kind0[j] & (of_kind0[j] - 64'd1);
+            nonempty[j] <= of_kind0[j] != 64'd0;
+        end
+    end
+
+    function automatic [2:0] attacker_kind(input [1:0] k);
+        attacker_kind = (k == 2'd0) ? ATTACKER_0 : (k == 2'd1) ? ATTACKER_1 : (k == 2'd2) ? ATTACKER_2 : ATTACKER_3;
+    endfunction
+
+    // ---- iterator ----
+    reg [63:0] rem, rem2;
     reg [1:0]  kcur;
     reg        active;
     reg [3:0]  slot;
     // lowest kind above k with pieces (3'd4: none)
     function automatic [2:0] next_kind(input [3:0] ne, input [1:0] k);
-        integer j;
+        integer i;
         begin
             next_kind = 3'd4;
-            for (j = 3; j >= 0; j = j - 1)
-                if (ne[j] && j > k) next_kind = j[2:0];
+            for (i = 3; i >= 0; i = i - 1)
+                if (ne[i] && i > k) next_kind = i[2:0];
         end
     endfunction
-    wire [3:0] ne_now = {of_kind[3] != 64'd0, of_kind[2] != 64'd0, of_kind[1] != 64'd0, of_kind[0] != 64'd0};
-    wire [2:0] first_kind = ne_now[0] ? 3'd0 : ne_now[1] ? 3'd1 : ne_now[2] ? 3'd2 : ne_now[3] ? 3'd3 : 3'd4;
-    wire [63:0] pick = lowest_bit(rem);
-    wire [63:0] rem_after = rem & ~pick;
-    wire [2:0]  nk = next_kind(nonempty, kcur);
+    wire [2:0] first_kind = nonempty[0] ? 3'd0 : nonempty[1] ? 3'd1 : nonempty[2] ? 3'd2 : nonempty[3] ? 3'd3 : 3'd4;
+    wire [2:0] nk = next_kind(nonempty, kcur);
+    wire       last = rem2 == 64'd0;
 
     reg        v0;
     reg [5:0]  sq0;
     reg [1:0]  k0;
     reg [3:0]  s0;
-    integer j;
     always @(posedge clk) begin
         v0 <= 1'b0;
         if (rst) begin
             active <= 1'b0;
         end else if (start) begin
-            for (j = 0; j < 4; j = j + 1) kset[j] <= of_kind[j];
-            nonempty <= ne_now;
             active <= !first_kind[2];
             kcur <= first_kind[1:0];
-            rem <= (first_kind == 3'd0) ? of_kind[0] : (first_kind == 3'd1) ? of_kind[1]
-                 : (first_kind == 3'd2) ? of_kind[2] : of_kind[3];
+            rem <= kset[first_kind[1:0]];
+            rem2 <= kset2[first_kind[1:0]];
             slot <= 4'd0;
         end else if (active) begin
             v0 <= 1'b1;
-            sq0 <= onehot_index(pick);
+            sq0 <= onehot_index(rem ^ rem2);
             k0 <= kcur;
             s0 <= slot;
             slot <= slot + 4'd1;
-            if (rem_after != 64'd0) begin
-                rem <= rem_after;
+            if (!last) begin
+                rem <= rem2;
+                rem2 <= rem2 & (rem2 - 64'd1);
             end else if (!nk[2]) begin
                 kcur <= nk[1:0];
                 rem <= kset[nk[1:0]];
+                rem2 <= kset2[nk[1:0]];
             end else begin
                 active <= 1'b0;
             end
@@ -107,8 +128,8 @@ module piece_sets (
         k1 <= k0;
         s1 <= s0;
         for (a = 0; a < 4; a = a + 1)
-            occ1[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], sq0), occ);
-        jumps1 <= rom_knight_attacks(sq0);
+            occ1[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], sq0), occ_w);
+        jumps1 <= (attacker_kind(k0) == KIND_KNIGHT) ? rom_knight_attacks(sq0) : 64'd0;
     end
 
     // ---- 2. line ROM ----
@@ -129,34 +150,58 @@ module piece_sets (
             att2[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], sq1), occ1[8 * a +: 8]);
     end
 
-    // ---- 3. scatter, kind, pin, check mask ----
-    wire [2:0] kind2 = (k2 == 2'd0) ? ATTACKER_0 : (k2 == 2'd1) ? ATTACKER_1 : (k2 == 2'd2) ? ATTACKER_2 : ATTACKER_3;
-    wire [3:0] pin_on;   // the piece is pinned along axis a
-    genvar ga;
-    generate
-        for (ga = 0; ga < 4; ga = ga + 1) begin : pin
-            assign pin_on[ga] = pinned_axis[64 * ga + sq2];
-        end
-    endgenerate
-    wire pinned = pin_on != 4'd0;
-    reg [63:0] moves;
-    reg        line_ok;
-    always @* begin : lines_3
+    // ---- 3. scatter, per line the kind moves on ----
+    wire [2:0] kind2 = attacker_kind(k2);
+    reg        v3;
+    reg [5:0]  sq3;
+    reg [3:0]  s3;
+    reg [255:0] line3;   // line a at [64a +: 64]
+    reg [63:0] jumps3;
+    always @(posedge clk) begin : lines_3
         integer a;
-        moves = (kind2 == KIND_KNIGHT && !pinned) ? jumps2 : 64'd0;
-        for (a = 0; a < 4; a = a + 1) begin
-            line_ok = (a < 2) ? (kind2 == KIND_ROOK || kind2 == KIND_QUEEN)
-                              : (kind2 == KIND_BISHOP || kind2 == KIND_QUEEN);
-            if (line_ok && (!pinned || pin_on[a]))
-                moves = moves | line_scatter(a[1:0], line_id(a[1:0], sq2), att2[8 * a +: 8]);
-        end
-    end
-    always @(posedge clk) begin
-        wr_valid <= v2;
-        wr_slot <= s2;
-        wr_sq <= sq2;
-        wr_set <= double_check ? 64'd0 : (moves & check_mask & ~ours);
+        v3 <= v2;
+        sq3 <= sq2;
+        s3 <= s2;
+        jumps3 <= jumps2;
+        for (a = 0; a < 4; a = a + 1)
+            line3[64 * a +: 64] <= (((a < 2) ? (kind2 == KIND_ROOK || kind2 == KIND_QUEEN)
+                                             : (kind2 == KIND_BISHOP || kind2 == KIND_QUEEN))
+                                    ? line_scatter(a[1:0], line_id(a[1:0], sq2), att2[8 * a +: 8]) : 64'd0);
     end
 
-    assign done = !active && !v0 && !v1 && !v2 && !wr_valid;
+    // ---- 4. the pin ----
+    reg        v4;
+    reg [5:0]  sq4;
+    reg [3:0]  s4;
+    reg [255:0] line4;
+    reg [63:0] jumps4;
+    reg [3:0]  pin4;     // the piece is pinned along axis a
+    always @(posedge clk) begin : pin_lookup
+        integer a;
+        v4 <= v3;
+        sq4 <= sq3;
+        s4 <= s3;
+        line4 <= line3;
+        jumps4 <= jumps3;
+        for (a = 0; a < 4; a = a + 1)
+            pin4[a] <= pinned_axis[64 * a + sq3];
+    end
+
+    // ---- 5. legal destinations ----
+    reg [63:0] moves;
+    always @* begin : lines_5
+        integer a;
+        moves = (pin4 == 4'd0) ? jumps4 : 64'd0;
+        for (a = 0; a < 4; a = a + 1)
+            if (pin4 == 4'd0 || pin4[a])
+                moves = moves | line4[64 * a +: 64];
+    end
+    always @(posedge clk) begin
+        wr_valid <= v4;
+        wr_slot <= s4;
+        wr_sq <= sq4;
+        wr_set <= double_check ? 64'd0 : (moves & check_mask & ~ours_w);
+    end
+
+    assign done = !active && !v0 && !v1 && !v2 && !v3 && !v4 && !wr_valid;
 endmodule

@@ -107,9 +107,9 @@ impl Sim {
         }
     }
 
-    /// Plays `m` (one word).
-    pub fn make(&mut self, m: Move) {
-        self.command(CMD_MAKE, 0, m.raw() as u32);
+    /// Plays a move given its make word (see [`make_word`]; one word).
+    pub fn make(&mut self, word: u32) {
+        self.command(CMD_MAKE, 0, word);
     }
 
     /// Passes the turn (one word).
@@ -241,10 +241,34 @@ pub fn load_words(board: &Board) -> [u32; LOAD_WORDS as usize] {
     w
 }
 
+/// The en-passant field of the make and unmake words: the file, or 8 (bit 3) for none (the
+/// device knows the rank from the side to move).
+fn ep_file(board: &Board) -> u32 {
+    board.ep_square().map_or(8, |s| s.index() as u32 & 7)
+}
+
+/// The kind of the piece `m` moves on `before` (for castling, the king).
+fn moving_kind(before: &Board, m: Move) -> u32 {
+    before
+        .kind_on(m.from())
+        .map_or(KIND_NONE, |k| k.index() as u32)
+}
+
+/// The make word of `m` played from `before` (layout in hw/rtl/board_state.v): the move, the
+/// moving kind, and the castling rights and en-passant file after the move, which the host
+/// knows from its mirror of the position, so that the device needs no look-up in its board.
+pub fn make_word(before: &Board, m: Move) -> u32 {
+    let after = before.played(m);
+    ep_file(&after) << 23
+        | (after.castle_bits() as u32) << 19
+        | moving_kind(before, m) << 16
+        | m.raw() as u32
+}
+
 /// The unmake word of `m` played from `before` (layout in hw/rtl/board_state.v); `None`
 /// for a null move.
 pub fn unmake_word(before: &Board, m: Option<Move>) -> u32 {
-    let ep = before.ep_square().map_or(64, |s| s.index() as u32);
+    let ep = ep_file(before);
     let rights = before.castle_bits() as u32;
     match m {
         None => 1 << 30 | ep << 23 | rights << 19,
@@ -256,7 +280,7 @@ pub fn unmake_word(before: &Board, m: Option<Move>) -> u32 {
             } else {
                 KIND_NONE
             };
-            ep << 23 | rights << 19 | captured << 16 | m.raw() as u32
+            captured << 27 | ep << 23 | rights << 19 | moving_kind(before, m) << 16 | m.raw() as u32
         }
     }
 }
@@ -344,8 +368,8 @@ impl MoveGenDevice for RtlDevice {
     }
     fn make(&mut self, m: Move) {
         self.undo.push(unmake_word(self.pos.board(), Some(m)));
+        self.sim.make(make_word(self.pos.board(), m));
         self.pos.make(m);
-        self.sim.make(m);
         self.count(|s| {
             s.makes += 1;
             s.words += 1;

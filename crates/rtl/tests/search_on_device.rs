@@ -39,8 +39,12 @@ fn simulator_present() -> bool {
     if rtl::available() {
         return true;
     }
-    let required = std::env::var("CI").is_ok_and(|v| v == "true") || std::env::var("ESTUARY_REQUIRE_RTL").is_ok_and(|v| v == "1");
-    assert!(!required, "verilator not installed, but CI=true or ESTUARY_REQUIRE_RTL=1");
+    let required = std::env::var("CI").is_ok_and(|v| v == "true")
+        || std::env::var("ESTUARY_REQUIRE_RTL").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "verilator not installed, but CI=true or ESTUARY_REQUIRE_RTL=1"
+    );
     eprintln!("skipped: verilator not installed");
     false
 }
