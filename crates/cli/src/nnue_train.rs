@@ -1,12 +1,19 @@
 //! `estuary nnue`: train the neural evaluation on `estuary datagen` data, and check a net.
 //!
 //! * `nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V]
-//!   [--threads T] [--seed S] [--max N]` fits the `768 -> HIDDEN x2 -> 1` perspective network
+//!   [--threads T] [--seed S] [--max N] [--mirror] [--hybrid]` fits the `768 -> HIDDEN x2 -> 1` perspective network
 //!   (`eval::nnue`) with Adam on shuffled mini-batches. The target blends the search score and
 //!   the game result, both from the side to move: `(1 - W) * sigmoid(score / 400) + W * result`;
-//!   the loss is the squared error of `sigmoid(output)`. A fraction V of the positions (picked
-//!   at random, default 2%) is held out and its loss reported after every epoch. The quantised
-//!   net is written to FILE after every epoch, so an interrupted run leaves a usable net.
+//!   the loss is the squared error of `sigmoid(output)`. The last V of the positions (default 2%:
+//!   whole games, the file being written game by game) are held out and their loss reported
+//!   after every epoch. The quantised
+//!   net is written to FILE whenever the validation loss improves (early stopping; an
+//!   interrupted run leaves the best net so far). The hand-crafted evaluation's loss on the
+//!   same positions is printed as the baseline.
+//!   `--mirror` trains on each position or its left-right mirror (files a-h swapped; the net
+//!   does not see castling rights), picked at random every epoch: more data from few games.
+//!   `--hybrid` trains a correction to the hand-crafted evaluation instead of a whole one:
+//!   the prediction is `sigmoid(output + hce / 400)` and the net file says so (`ESTNNUH1`).
 //! * `nnue check FILE` reads a net file and prints its start-position score.
 
 use crate::args::Args;
@@ -21,7 +28,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     match raw.split_first() {
         Some((c, rest)) if c == "train" => train(rest),
         Some((c, rest)) if c == "check" => check(rest),
-        _ => Err("usage: estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] | estuary nnue check FILE".into()),
+        _ => Err("usage: estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] | estuary nnue check FILE".into()),
     }
 }
 
@@ -47,6 +54,8 @@ struct Pos {
     score: i16,
     /// Result for the side to move: 0, 1, 2 = loss, draw, win.
     result: u8,
+    /// The hand-crafted evaluation, side to move's view (the baseline the net must beat).
+    hce: i16,
 }
 
 impl Pos {
@@ -77,6 +86,7 @@ impl Pos {
             white_to_move: white,
             score: score.clamp(-3000, 3000) as i16,
             result: (result * 2.0).round() as u8,
+            hce: eval::evaluate(b).clamp(-3000, 3000) as i16,
         })
     }
 }
@@ -126,13 +136,14 @@ fn target(p: &Pos, wdl: f32) -> f32 {
 /// Forward pass; with `grad`, also accumulates the gradient. Returns the squared error.
 // The loops walk several parallel arrays by lane index; iterator chains would hide that.
 #[allow(clippy::needless_range_loop)]
-fn step(net: &FloatNet, p: &Pos, wdl: f32, grad: Option<&mut Grad>) -> f32 {
+/// `flip` is 0, or 7 to mirror the board left to right (files a-h swapped).
+fn step(net: &FloatNet, p: &Pos, flip: usize, wdl: f32, grad: Option<&mut Grad>) -> f32 {
     let mut acc = [[0f32; HIDDEN]; 2]; // [White's view, Black's view]
     acc[0].copy_from_slice(&net.b1);
     acc[1].copy_from_slice(&net.b1);
     let feats = &p.feats[..p.n as usize];
     for &f in feats {
-        let f = f as usize;
+        let f = f as usize ^ flip;
         let (rw, rb) = (
             &net.w1[f * HIDDEN..(f + 1) * HIDDEN],
             &net.w1[black_feature(f) * HIDDEN..(black_feature(f) + 1) * HIDDEN],
@@ -148,7 +159,12 @@ fn step(net: &FloatNet, p: &Pos, wdl: f32, grad: Option<&mut Grad>) -> f32 {
         out += eval::nnue::float::screlu(acc[us][i]) * net.w2[i]
             + eval::nnue::float::screlu(acc[them][i]) * net.w2[HIDDEN + i];
     }
-    let pred = sigmoid(out);
+    let base = if net.hybrid {
+        p.hce as f32 / SCALE as f32
+    } else {
+        0.0
+    };
+    let pred = sigmoid(out + base);
     let t = target(p, wdl);
     let err = pred - t;
     if let Some(g) = grad {
@@ -169,7 +185,7 @@ fn step(net: &FloatNet, p: &Pos, wdl: f32, grad: Option<&mut Grad>) -> f32 {
             g.b1[i] += d_acc[0][i] + d_acc[1][i];
         }
         for &f in feats {
-            let f = f as usize;
+            let f = f as usize ^ flip;
             let b = black_feature(f);
             for i in 0..HIDDEN {
                 g.w1[f * HIDDEN + i] += d_acc[0][i];
@@ -241,7 +257,7 @@ fn load(paths: &[String], max: usize) -> Result<Vec<Pos>, String> {
 }
 
 fn train(raw: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(raw, &[]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(raw, &["mirror", "hybrid"]).map_err(|e| e.to_string())?;
     let e = |e: crate::args::ArgError| e.to_string();
     let epochs: usize = args.parsed("epochs").map_err(e)?.unwrap_or(20);
     let batch: usize = args.parsed("batch").map_err(e)?.unwrap_or(16384);
@@ -251,6 +267,8 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
     let threads: usize = args.parsed("threads").map_err(e)?.unwrap_or(2).max(1);
     let seed: u64 = args.parsed("seed").map_err(e)?.unwrap_or(1);
     let max: usize = args.parsed("max").map_err(e)?.unwrap_or(usize::MAX);
+    let mirror = args.flag("mirror");
+    let hybrid = args.flag("hybrid");
     let out = args.value("out").ok_or("nnue train needs --out FILE")?;
     args.finish().map_err(e)?;
     if args.positional().is_empty() {
@@ -259,9 +277,8 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
     let t0 = Instant::now();
     let mut all = load(args.positional(), max)?;
     let mut rng = XorShift::new(seed);
-    for i in (1..all.len()).rev() {
-        all.swap(i, rng.below(i + 1));
-    }
+    // Validation: the last positions read, i.e. whole games the training never sees
+    // (positions of one game are alike, so a random split would flatter the net).
     let n_val = ((all.len() as f64 * val_frac) as usize).min(all.len() / 2);
     let val = all.split_off(all.len() - n_val);
     let mut trn = all;
@@ -275,6 +292,11 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
         t0.elapsed().as_secs_f64()
     );
     let mut net = FloatNet::random(seed);
+    if hybrid {
+        // Start as the hand-crafted evaluation: no correction yet.
+        net.hybrid = true;
+        net.w2.iter_mut().for_each(|w| *w = 0.0);
+    }
     let nparams = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
     let mut adam = Adam {
         m: vec![0.0; nparams],
@@ -287,11 +309,23 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
             return f64::NAN;
         }
         val.iter()
-            .map(|p| step(net, p, wdl, None) as f64)
+            .map(|p| step(net, p, 0, wdl, None) as f64)
             .sum::<f64>()
             / val.len() as f64
     };
-    eprintln!("epoch 0: validation loss {:.6}", val_loss(&net));
+    let hce_loss = val
+        .iter()
+        .map(|p| {
+            let e = sigmoid(p.hce as f32 / SCALE as f32) - target(p, wdl);
+            (e * e) as f64
+        })
+        .sum::<f64>()
+        / val.len().max(1) as f64;
+    eprintln!(
+        "epoch 0: validation loss {:.6} (the hand-crafted evaluation scores {hce_loss:.6} on it)",
+        val_loss(&net)
+    );
+    let mut best = f64::INFINITY;
     for epoch in 1..=epochs {
         let te = Instant::now();
         for i in (1..trn.len()).rev() {
@@ -308,8 +342,10 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
                     let net = &net;
                     s.spawn(move || {
                         g.clear();
-                        for p in part {
-                            step(net, p, wdl, Some(g));
+                        for (k, p) in part.iter().enumerate() {
+                            // The order is reshuffled every epoch, so this mirrors a random half.
+                            let flip = if mirror && (k + epoch) % 2 == 1 { 7 } else { 0 };
+                            step(net, p, flip, wdl, Some(g));
                         }
                     });
                 }
@@ -340,13 +376,19 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
             net.clip();
         }
         let q = net.quantise();
-        std::fs::write(&out, q.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+        // Keep the net that does best on the held-out games (all of them without any).
+        let v = val_loss(&net);
+        let keep = v < best || val.is_empty();
+        if keep {
+            best = v;
+            std::fs::write(&out, q.to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+        }
         eprintln!(
-            "epoch {epoch}: lr {lr:.6}, train loss {:.6}, validation loss {:.6}, {:.0}s; start position {} cp; wrote {out}",
+            "epoch {epoch}: lr {lr:.6}, train loss {:.6}, validation loss {v:.6}, {:.0}s; start position {} cp{}",
             train_loss / trn.len() as f64,
-            val_loss(&net),
             te.elapsed().as_secs_f64(),
             q.evaluate_board(&chess::Board::startpos()),
+            if keep { format!("; wrote {out}") } else { String::new() }
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -383,7 +425,7 @@ mod tests {
         let mut net = FloatNet::random(3);
         net.w2.iter_mut().for_each(|w| *w *= 8.0);
         let mut g = Grad::new();
-        step(&net, &p, 0.3, Some(&mut g));
+        step(&net, &p, 0, 0.3, Some(&mut g));
         let f = eval::nnue::feature(
             chess::Color::Black,
             chess::Color::Black,
@@ -402,7 +444,8 @@ mod tests {
                 n
             };
             let (plus, minus) = (bump(&net, h), bump(&net, -h));
-            let numeric = (step(&plus, &p, 0.3, None) - step(&minus, &p, 0.3, None)) / (2.0 * h);
+            let numeric =
+                (step(&plus, &p, 0, 0.3, None) - step(&minus, &p, 0, 0.3, None)) / (2.0 * h);
             let analytic = match which {
                 0 => g.w1[idx],
                 1 => g.b1[idx],

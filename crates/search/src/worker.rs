@@ -460,10 +460,12 @@ impl<D: MoveGenDevice> Worker<D> {
     #[inline(always)]
     fn eval(&mut self) -> i32 {
         if let Some(net) = &self.net {
-            let stm = self.dev.position().side_to_move();
-            return net
-                .evaluate(&self.accs[self.acc_top], stm)
-                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            let pos = self.dev.position();
+            let mut v = net.evaluate(&self.accs[self.acc_top], pos.side_to_move());
+            if net.is_hybrid() {
+                v += eval::evaluate_cached(pos, &mut self.pawns);
+            }
+            return v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         }
         eval::evaluate_cached(self.dev.position(), &mut self.pawns)
     }

@@ -239,3 +239,26 @@ fn the_network_evaluation_searches_finds_mates_and_is_deterministic() {
         );
     }
 }
+
+#[test]
+fn a_hybrid_net_with_no_correction_searches_exactly_like_the_hand_crafted_eval() {
+    let mut zero = eval::nnue::FloatNet::random(4);
+    zero.hybrid = true;
+    zero.w2.iter_mut().for_each(|w| *w = 0.0);
+    let net: Arc<eval::nnue::Network> = Arc::from(zero.quantise());
+    let fens = [
+        chess::STARTPOS,
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    ];
+    let nodes = |net: Option<Arc<eval::nnue::Network>>| {
+        let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
+        pool.set_network(net);
+        fens.iter()
+            .map(|f| {
+                run(&pool, f, Limits::depth(9));
+                pool.last_nodes()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(nodes(Some(net)), nodes(None));
+}

@@ -15,6 +15,8 @@ pub struct FloatNet {
     pub w2: Vec<f32>,
     /// Output bias.
     pub b2: f32,
+    /// The output is a correction added to the hand-crafted evaluation.
+    pub hybrid: bool,
 }
 
 /// `clamp(x, 0, 1)^2`.
@@ -37,6 +39,7 @@ impl FloatNet {
             b1: (0..HIDDEN).map(|_| 0.1 + uniform() * 0.05).collect(),
             w2: (0..2 * HIDDEN).map(|_| uniform() * r2).collect(),
             b2: 0.0,
+            hybrid: false,
         }
     }
 
@@ -68,9 +71,10 @@ impl FloatNet {
         out
     }
 
-    /// Score in centipawns for the side to move.
+    /// Score in centipawns for the side to move (a hybrid net adds the hand-crafted score).
     pub fn evaluate(&self, b: &Board) -> f32 {
-        self.output(b) * SCALE as f32
+        let hce = if self.hybrid { crate::evaluate(b) } else { 0 };
+        self.output(b) * SCALE as f32 + hce as f32
     }
 
     /// Clips every weight to `+-WEIGHT_CLIP` (the trainer does this after each step).
@@ -104,6 +108,7 @@ impl FloatNet {
             }
         }
         net.b2 = (self.b2 * (QA * QB) as f32).round() as i32;
+        net.hybrid = self.hybrid;
         net
     }
 }

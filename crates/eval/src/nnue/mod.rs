@@ -10,7 +10,11 @@
 //! weights `i16` in units of `1/QB`; `evaluate` is exact integer arithmetic, and the AVX2
 //! kernels (`simd`) give bit-for-bit the results of the scalar ones.
 //!
-//! Net file (little endian): the 8 bytes `ESTNNUE1`, `u32` inputs (768), `u32` hidden size,
+//! A *hybrid* net is trained on the residual: its output is added to the hand-crafted
+//! evaluation (with little data, learning corrections beats learning chess from nothing).
+//!
+//! Net file (little endian): the 8 bytes `ESTNNUE1` (a net on its own) or `ESTNNUH1` (a
+//! hybrid net), `u32` inputs (768), `u32` hidden size,
 //! then `i16` first-layer weights feature by feature (`768 x HIDDEN`), `i16` first-layer
 //! biases (`HIDDEN`), `i16` output weights (`HIDDEN` for the side to move, then `HIDDEN` for
 //! the other side) and an `i32` output bias in units of `1/(QA*QB)`.
@@ -41,6 +45,7 @@ pub const SCALE: i32 = 400;
 pub const WEIGHT_CLIP: f32 = 1.98;
 
 const MAGIC: &[u8; 8] = b"ESTNNUE1";
+const MAGIC_HYBRID: &[u8; 8] = b"ESTNNUH1";
 /// Size in bytes of a net file for this build's `HIDDEN`.
 pub const FILE_BYTES: usize = 16 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
@@ -87,7 +92,12 @@ impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetError::TooShort(n) => write!(f, "net file too short: {n} bytes, the header is 16"),
-            NetError::BadMagic => write!(f, "not an Estuary net file (no ESTNNUE1 header)"),
+            NetError::BadMagic => {
+                write!(
+                    f,
+                    "not an Estuary net file (no ESTNNUE1 or ESTNNUH1 header)"
+                )
+            }
             NetError::Shape { inputs, hidden } => write!(
                 f,
                 "net shape {inputs} -> {hidden}, this build reads {INPUTS} -> {HIDDEN}"
@@ -112,6 +122,8 @@ pub struct Network {
     pub(crate) w2: [[i16; HIDDEN]; 2],
     pub(crate) b2: i32,
     pub(crate) avx2: bool,
+    /// The output is added to the hand-crafted evaluation.
+    pub(crate) hybrid: bool,
 }
 
 impl fmt::Debug for Network {
@@ -129,6 +141,7 @@ impl Network {
             w2: [[0; HIDDEN]; 2],
             b2: 0,
             avx2: false,
+            hybrid: false,
         });
         n.avx2 = simd::avx2_available();
         n
@@ -139,9 +152,11 @@ impl Network {
         if bytes.len() < 16 {
             return Err(NetError::TooShort(bytes.len()));
         }
-        if &bytes[..8] != MAGIC {
-            return Err(NetError::BadMagic);
-        }
+        let hybrid = match &bytes[..8] {
+            m if m == MAGIC => false,
+            m if m == MAGIC_HYBRID => true,
+            _ => return Err(NetError::BadMagic),
+        };
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let (inputs, hidden) = (u32_at(8), u32_at(12));
@@ -168,6 +183,7 @@ impl Network {
             row.iter_mut().for_each(|w| *w = next());
         }
         net.b2 = u32_at(FILE_BYTES - 4) as i32;
+        net.hybrid = hybrid;
         Ok(net)
     }
 
@@ -180,7 +196,7 @@ impl Network {
     /// The net file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(if self.hybrid { MAGIC_HYBRID } else { MAGIC });
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         let rows = self
@@ -211,12 +227,19 @@ impl Network {
         self.avx2 = on && simd::avx2_available();
     }
 
+    /// True for a hybrid net: [`Network::evaluate`] is a correction to add to the
+    /// hand-crafted evaluation.
+    pub fn is_hybrid(&self) -> bool {
+        self.hybrid
+    }
+
     /// True when the AVX2 kernels are in use.
     pub fn uses_avx2(&self) -> bool {
         self.avx2
     }
 
-    /// Score in centipawns for the side to move, from up-to-date accumulators.
+    /// The network's output in centipawns for the side to move, from up-to-date accumulators
+    /// (for a hybrid net, the correction to the hand-crafted evaluation).
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, stm: Color) -> i32 {
         let us = &acc.v[stm.index()];
@@ -230,11 +253,17 @@ impl Network {
         out * SCALE / (QA * QB)
     }
 
-    /// Score in centipawns for the side to move, computed from scratch.
+    /// Score in centipawns for the side to move, computed from scratch (a hybrid net's
+    /// correction plus the hand-crafted evaluation).
     pub fn evaluate_board(&self, b: &Board) -> i32 {
         let mut acc = Accumulator::default();
         acc.refresh(self, b);
-        self.evaluate(&acc, b.side_to_move())
+        let net = self.evaluate(&acc, b.side_to_move());
+        if self.hybrid {
+            net + crate::evaluate(b)
+        } else {
+            net
+        }
     }
 }
 

@@ -46,6 +46,7 @@ fn on_grid(f: &FloatNet) -> FloatNet {
         b1: f.b1.iter().map(|&x| g(x, QA)).collect(),
         w2: f.w2.iter().map(|&x| g(x, QB)).collect(),
         b2: g(f.b2, QA * QB),
+        hybrid: f.hybrid,
     }
 }
 
@@ -209,6 +210,15 @@ fn net_files_round_trip_and_bad_files_are_errors() {
             assert!(Network::from_bytes(&junk).is_err());
         }
     }
+    // A hybrid net keeps its kind through the file and adds the hand-crafted score.
+    let mut hybrid = test_net(3);
+    hybrid.hybrid = true;
+    let h = Network::from_bytes(&hybrid.quantise().to_bytes()).unwrap();
+    assert!(h.is_hybrid() && !back.is_hybrid());
+    assert_eq!(
+        h.evaluate_board(&b),
+        net.evaluate_board(&b) + crate::evaluate(&b)
+    );
     // The shipped net parses.
     assert!(Network::from_bytes(EMBEDDED).is_ok());
 }
