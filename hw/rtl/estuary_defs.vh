@@ -166,6 +166,15 @@ function automatic [7:0] below8(input [2:0] p);
     below8 = (8'd1 << p) - 8'd1;
 endfunction
 
+// The colour boards by role: the side to move's pieces and the opponent's (explicit 2:1
+// selects: a part-select at 64 * side would be synthesized as a shifter).
+function automatic [63:0] ours_of(input [127:0] colors, input side);
+    ours_of = side ? colors[127:64] : colors[63:0];
+endfunction
+function automatic [63:0] theirs_of(input [127:0] colors, input side);
+    theirs_of = side ? colors[63:0] : colors[127:64];
+endfunction
+
 // The one-square board of sq: a 6-to-64 decoder (one LUT6 a bit), not a 64-bit shifter.
 function automatic [63:0] square_bb(input [5:0] sq);
     integer i;

@@ -11,14 +11,14 @@
 //   1 LOAD   write load word cmd_addr (see board_state)   2 MAKE    cmd_data = make word
 //   3 UNMAKE cmd_data = unmake word                        4 NULL    pass the turn
 //   5 GEN    cmd_data[0] = captures only, cmd_data[1] = count only: the sets are built
-//            (max(9, 8 + the number of knights, bishops, rooks and queens) clocks), then moves
+//            (max(11, 10 + the number of knights, bishops, rooks and queens) clocks), then moves
 //            stream out one per clock on move_valid/move, then a gen_done pulse (with or after
 //            the last move). Count only: no moves; move_count is valid with gen_done.
-// in_check describes the board as of ANALYSIS_LATENCY (8) clocks earlier: read it 8 clocks
-// after the last command (one to decode it, seven of analysis). GEN may follow a command at once.
+// in_check describes the board as of ANALYSIS_LATENCY (10) clocks earlier: read it 10 clocks
+// after the last command (one to decode it, nine of analysis). GEN may follow a command at once.
 // Every unit registers the words it derives from the board registers (stage 0, free-running),
 // so the board registers' wide fan-out ends in flip-flops next to each unit; the units that
-// start on the GEN (the enemy fill, the piece iterator) start one and two clocks after it.
+// start on the GEN (the enemy fill, the piece iterator) start one and three clocks after it.
 module estuary_movegen (
     input  wire        clk,
     input  wire        rst,
@@ -35,9 +35,9 @@ module estuary_movegen (
 );
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4, CMD_GEN = 3'd5;
     // Clock (after the GEN edge) in which the pawn, king and castling sets are valid (the
-    // analysis from clock 6, the enemy attack map from 5, two stages in pawn_king_sets), and
+    // analysis from clock 8, the enemy attack map from 5, two stages in pawn_king_sets), and
     // from which every flag of move_stream is.
-    localparam [4:0] T_SETS = 5'd8, T_FLAGS = 5'd9;
+    localparam [4:0] T_SETS = 5'd10, T_FLAGS = 5'd11;
 
     reg       busy;
     reg [4:0] t;
@@ -45,12 +45,13 @@ module estuary_movegen (
     wire accept = cmd_valid && ready;
     // Every command takes effect a clock after it is accepted (board_state decodes it first),
     // so the GEN starts a clock later too: `start` is that clock.
-    reg  start, start1, start2;   // start, one and two clocks later
+    reg  start, start1, start2, start3;   // start, one, two and three clocks later
     reg  [1:0] gen_mode;          // {count only, captures only}
     always @(posedge clk) begin
         start <= accept && cmd == CMD_GEN && !rst;
         start1 <= start && !rst;
         start2 <= start1 && !rst;
+        start3 <= start2 && !rst;
         if (accept && cmd == CMD_GEN) gen_mode <= cmd_data[1:0];
     end
 
@@ -85,7 +86,7 @@ module estuary_movegen (
     wire [5:0]  wr_sq;
     wire [63:0] wr_set;
     piece_sets pieces (
-        .clk(clk), .rst(rst), .start(start2), .kinds(kinds), .colors(colors), .side(side),
+        .clk(clk), .rst(rst), .start(start3), .kinds(kinds), .colors(colors), .side(side),
         .check_mask(check_mask), .pinned_axis(pinned_axis), .double_check(double_check),
         .wr_valid(wr_valid), .wr_slot(wr_slot), .wr_sq(wr_sq), .wr_set(wr_set), .done(pieces_done));
 

@@ -6,9 +6,10 @@
 //   leaper_checkers knights and pawns giving check; in_check, double_check.
 // A ray from the king that ends on an enemy slider of the line's kind is a check; the same ray
 // with our first piece lifted (a second ROM read) that ends on one is a pin of that piece.
-// Free-running pipeline of six register stages from the board registers (LATENCY): stage 0
+// Free-running pipeline of nine register stages from the board registers (LATENCY): stage 0
 // registers the words derived from the board here, next to their users, so that the board
-// registers' wide fan-out ends in a flip-flop.
+// registers' wide fan-out ends in a flip-flop; each block RAM read is registered again before
+// any logic uses it.
 module king_analysis (
     input  wire         clk,
     input  wire [383:0] kinds,
@@ -29,13 +30,13 @@ module king_analysis (
     reg [63:0] ours0, occ0, orth0, diag0, knights0, pawns0, king0;
     reg        side0;
     always @(posedge clk) begin
-        ours0 <= side ? colors[127:64] : colors[63:0];
+        ours0 <= ours_of(colors, side);
         occ0 <= colors[127:64] | colors[63:0];
-        orth0 <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & (side ? colors[63:0] : colors[127:64]);
-        diag0 <= (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & (side ? colors[63:0] : colors[127:64]);
-        knights0 <= kinds[64 * KIND_KNIGHT +: 64] & (side ? colors[63:0] : colors[127:64]);
-        pawns0 <= kinds[64 * KIND_PAWN +: 64] & (side ? colors[63:0] : colors[127:64]);
-        king0 <= kinds[64 * KIND_KING +: 64] & (side ? colors[127:64] : colors[63:0]);
+        orth0 <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
+        diag0 <= (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
+        knights0 <= kinds[64 * KIND_KNIGHT +: 64] & theirs_of(colors, side);
+        pawns0 <= kinds[64 * KIND_PAWN +: 64] & theirs_of(colors, side);
+        king0 <= kinds[64 * KIND_KING +: 64] & ours_of(colors, side);
         side0 <= side;
     end
 
@@ -91,7 +92,21 @@ module king_analysis (
         end
     end
 
-    // ---- stage 4: x-ray through our first pieces (line ROM, block RAM); the rays ----
+    // ---- stage 4: the block RAM's output, registered before any logic (a DP16KD without its
+    // output register takes 5.8 ns from the clock) ----
+    reg [5:0]  k2r;
+    reg [31:0] occ2r, own2r, sl2r, att2r;
+    reg [63:0] leap2r;
+    always @(posedge clk) begin
+        k2r <= k2;
+        occ2r <= occ2;
+        own2r <= own2;
+        sl2r <= sl2;
+        att2r <= att2;
+        leap2r <= leap2;
+    end
+
+    // ---- stage 5: x-ray through our first pieces (line ROM, block RAM); the rays ----
     reg [5:0]  kx;
     reg [31:0] xatt4, up4, dn4, own4, sl4;
     reg [63:0] leap4;
@@ -99,22 +114,36 @@ module king_analysis (
     always @* begin : lifted
         integer a;
         for (a = 0; a < 4; a = a + 1)
-            xocc[8 * a +: 8] = occ2[8 * a +: 8] & ~(att2[8 * a +: 8] & own2[8 * a +: 8]);
+            xocc[8 * a +: 8] = occ2r[8 * a +: 8] & ~(att2r[8 * a +: 8] & own2r[8 * a +: 8]);
     end
     always @(posedge clk) begin : lines_x
         integer a;
-        kx <= k2;
-        leap4 <= leap2;
-        own4 <= own2;
-        sl4 <= sl2;
+        kx <= k2r;
+        leap4 <= leap2r;
+        own4 <= own2r;
+        sl4 <= sl2r;
         for (a = 0; a < 4; a = a + 1) begin
-            xatt4[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], k2), xocc[8 * a +: 8]);
-            up4[8 * a +: 8] <= att2[8 * a +: 8] & above8(line_pos(a[1:0], k2));
-            dn4[8 * a +: 8] <= att2[8 * a +: 8] & below8(line_pos(a[1:0], k2));
+            xatt4[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], k2r), xocc[8 * a +: 8]);
+            up4[8 * a +: 8] <= att2r[8 * a +: 8] & above8(line_pos(a[1:0], k2r));
+            dn4[8 * a +: 8] <= att2r[8 * a +: 8] & below8(line_pos(a[1:0], k2r));
         end
     end
 
-    // ---- stage 5: checks and pins in line coordinates ----
+    // ---- stage 6: the x-ray block RAM's output, registered ----
+    reg [5:0]  kxr;
+    reg [31:0] xatt4r, up4r, dn4r, own4r, sl4r;
+    reg [63:0] leap4r;
+    always @(posedge clk) begin
+        kxr <= kx;
+        xatt4r <= xatt4;
+        up4r <= up4;
+        dn4r <= dn4;
+        own4r <= own4;
+        sl4r <= sl4;
+        leap4r <= leap4;
+    end
+
+    // ---- stage 7: checks and pins in line coordinates ----
     reg [5:0]  k3;
     reg [31:0] cm3;   // line a at [8a +: 8]    // check lines (ray from the king to a checker, checker included)
     reg [31:0] pin3;   // line a at [8a +: 8]   // pinned pieces
@@ -126,25 +155,25 @@ module king_analysis (
     reg [2:0]  nchk;
     always @(posedge clk) begin : lines_3
         integer a;
-        k3 <= kx;
-        leap3 <= leap4;
-        lchk3 <= leap4 != 64'd0;
+        k3 <= kxr;
+        leap3 <= leap4r;
+        lchk3 <= leap4r != 64'd0;
         nchk = 3'd0;
         for (a = 0; a < 4; a = a + 1) begin
-            p = line_pos(a[1:0], kx);
-            up = up4[8 * a +: 8];
-            dn = dn4[8 * a +: 8];
-            xup = xatt4[8 * a +: 8] & above8(p);
-            xdn = xatt4[8 * a +: 8] & below8(p);
-            cm3[8 * a +: 8] <= (((up & sl4[8 * a +: 8]) != 8'd0) ? up : 8'd0) | (((dn & sl4[8 * a +: 8]) != 8'd0) ? dn : 8'd0);
-            pin3[8 * a +: 8] <= (((xup & sl4[8 * a +: 8]) != 8'd0) ? (up & own4[8 * a +: 8]) : 8'd0)
-                     | (((xdn & sl4[8 * a +: 8]) != 8'd0) ? (dn & own4[8 * a +: 8]) : 8'd0);
-            nchk = nchk + ((up & sl4[8 * a +: 8]) != 8'd0) + ((dn & sl4[8 * a +: 8]) != 8'd0);
+            p = line_pos(a[1:0], kxr);
+            up = up4r[8 * a +: 8];
+            dn = dn4r[8 * a +: 8];
+            xup = xatt4r[8 * a +: 8] & above8(p);
+            xdn = xatt4r[8 * a +: 8] & below8(p);
+            cm3[8 * a +: 8] <= (((up & sl4r[8 * a +: 8]) != 8'd0) ? up : 8'd0) | (((dn & sl4r[8 * a +: 8]) != 8'd0) ? dn : 8'd0);
+            pin3[8 * a +: 8] <= (((xup & sl4r[8 * a +: 8]) != 8'd0) ? (up & own4r[8 * a +: 8]) : 8'd0)
+                     | (((xdn & sl4r[8 * a +: 8]) != 8'd0) ? (dn & own4r[8 * a +: 8]) : 8'd0);
+            nchk = nchk + ((up & sl4r[8 * a +: 8]) != 8'd0) + ((dn & sl4r[8 * a +: 8]) != 8'd0);
         end
         nchk3 <= (nchk > 3'd1) ? 2'd2 : nchk[1:0];
     end
 
-    // ---- stage 6: back to squares ----
+    // ---- stage 8: back to squares ----
     reg [63:0] lines;
     always @* begin : lines_4
         integer a;

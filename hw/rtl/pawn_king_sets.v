@@ -42,12 +42,12 @@ module pawn_king_sets (
     reg [1:0]  rights0;   // short, long of the side to move
     reg [11:0] rooks0;    // their rook squares
     always @(posedge clk) begin
-        ours <= side ? colors[127:64] : colors[63:0];
-        them <= side ? colors[63:0] : colors[127:64];
+        ours <= ours_of(colors, side);
+        them <= theirs_of(colors, side);
         empty <= ~(colors[127:64] | colors[63:0]);
-        pawns <= kinds[64 * KIND_PAWN +: 64] & (side ? colors[127:64] : colors[63:0]);
-        their_orth <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & (side ? colors[63:0] : colors[127:64]);
-        king0 <= kinds[64 * KIND_KING +: 64] & (side ? colors[127:64] : colors[63:0]);
+        pawns <= kinds[64 * KIND_PAWN +: 64] & ours_of(colors, side);
+        their_orth <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
+        king0 <= kinds[64 * KIND_KING +: 64] & ours_of(colors, side);
         s <= side;
         ep0 <= ep;
         rights0 <= side ? rights[3:2] : rights[1:0];
@@ -95,6 +95,8 @@ module pawn_king_sets (
     reg         kon2;
     reg  [7:0]  xw3, xe3, vorth3;
     reg         kon3;
+    reg  [7:0]  xw3r, xe3r, vorth3r;   // the block RAM's output, registered before any logic
+    reg         kon3r;
     reg         hpin_w4, hpin_e4;   // the horizontal pin forbids the capture
     always @(posedge clk) begin
         // A west capture comes from the file east of the ep square, an east capture from the west.
@@ -113,8 +115,12 @@ module pawn_king_sets (
         xe3 <= rom_rank_attacks(kf2, lift_e2);
         vorth3 <= vorth2;
         kon3 <= kon2;
-        hpin_w4 <= kon3 && (xw3 & vorth3) != 8'd0;
-        hpin_e4 <= kon3 && (xe3 & vorth3) != 8'd0;
+        xw3r <= xw3;
+        xe3r <= xe3;
+        vorth3r <= vorth3;
+        kon3r <= kon3;
+        hpin_w4 <= kon3r && (xw3r & vorth3r) != 8'd0;
+        hpin_e4 <= kon3r && (xe3r & vorth3r) != 8'd0;
     end
 
     // ---- castling, from the board alone: the right, the empty squares and the rank fill ----

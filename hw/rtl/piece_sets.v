@@ -7,7 +7,8 @@
 //             piece is rem ^ rem2, so the loop is one carry chain (rem2 & (rem2 - 1)), and
 //             "last of its kind" is rem2 == 0, a test of a register;
 //   1  the occupancy of the four lines through the piece (line gathers), its knight jumps;
-//   2  the line ROM (block RAM): attacks along each line, in line coordinates;
+//   2  the line ROM (block RAM): attacks along each line, in line coordinates, registered
+//      again before any logic (2r);
 //   3  back to squares (line scatters), one set per line the kind moves on;
 //   4  the pin of the piece (its axis, from king_analysis);
 //   5  the lines it may use (only the pin's line for a pinned piece, none for a pinned
@@ -17,7 +18,7 @@
 module piece_sets (
     input  wire         clk,
     input  wire         rst,
-    input  wire         start,          // two clocks after the GEN: the words hold its board
+    input  wire         start,          // three clocks after the GEN (its board is in the words)
     input  wire [383:0] kinds,
     input  wire [127:0] colors,
     input  wire         side,
@@ -44,11 +45,11 @@ module piece_sets (
     reg [63:0] ours_w, occ_w;
     integer j;
     always @(posedge clk) begin
-        of_kind0[0] <= kinds[64 * ATTACKER_0 +: 64] & (side ? colors[127:64] : colors[63:0]);
-        of_kind0[1] <= kinds[64 * ATTACKER_1 +: 64] & (side ? colors[127:64] : colors[63:0]);
-        of_kind0[2] <= kinds[64 * ATTACKER_2 +: 64] & (side ? colors[127:64] : colors[63:0]);
-        of_kind0[3] <= kinds[64 * ATTACKER_3 +: 64] & (side ? colors[127:64] : colors[63:0]);
-        ours0 <= side ? colors[127:64] : colors[63:0];
+        of_kind0[0] <= kinds[64 * ATTACKER_0 +: 64] & ours_of(colors, side);
+        of_kind0[1] <= kinds[64 * ATTACKER_1 +: 64] & ours_of(colors, side);
+        of_kind0[2] <= kinds[64 * ATTACKER_2 +: 64] & ours_of(colors, side);
+        of_kind0[3] <= kinds[64 * ATTACKER_3 +: 64] & ours_of(colors, side);
+        ours0 <= ours_of(colors, side);
         occ0 <= colors[127:64] | colors[63:0];
         ours_w <= ours0;
         occ_w <= occ0;
@@ -150,8 +151,24 @@ module piece_sets (
             att2[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], sq1), occ1[8 * a +: 8]);
     end
 
+    // ---- 2r. the block RAM's output, registered before any logic ----
+    reg        v2r;
+    reg [5:0]  sq2r;
+    reg [1:0]  k2r;
+    reg [3:0]  s2r;
+    reg [31:0] att2r;
+    reg [63:0] jumps2r;
+    always @(posedge clk) begin
+        v2r <= v2;
+        sq2r <= sq2;
+        k2r <= k2;
+        s2r <= s2;
+        att2r <= att2;
+        jumps2r <= jumps2;
+    end
+
     // ---- 3. scatter, per line the kind moves on ----
-    wire [2:0] kind2 = attacker_kind(k2);
+    wire [2:0] kind2 = attacker_kind(k2r);
     reg        v3;
     reg [5:0]  sq3;
     reg [3:0]  s3;
@@ -159,14 +176,14 @@ module piece_sets (
     reg [63:0] jumps3;
     always @(posedge clk) begin : lines_3
         integer a;
-        v3 <= v2;
-        sq3 <= sq2;
-        s3 <= s2;
-        jumps3 <= jumps2;
+        v3 <= v2r;
+        sq3 <= sq2r;
+        s3 <= s2r;
+        jumps3 <= jumps2r;
         for (a = 0; a < 4; a = a + 1)
             line3[64 * a +: 64] <= (((a < 2) ? (kind2 == KIND_ROOK || kind2 == KIND_QUEEN)
                                              : (kind2 == KIND_BISHOP || kind2 == KIND_QUEEN))
-                                    ? line_scatter(a[1:0], line_id(a[1:0], sq2), att2[8 * a +: 8]) : 64'd0);
+                                    ? line_scatter(a[1:0], line_id(a[1:0], sq2r), att2r[8 * a +: 8]) : 64'd0);
     end
 
     // ---- 4. the pin ----
@@ -203,5 +220,5 @@ module piece_sets (
         wr_set <= double_check ? 64'd0 : (moves & check_mask & ~ours_w);
     end
 
-    assign done = !active && !v0 && !v1 && !v2 && !v3 && !v4 && !wr_valid;
+    assign done = !active && !v0 && !v1 && !v2 && !v2r && !v3 && !v4 && !wr_valid;
 endmodule

@@ -7,7 +7,7 @@
 namespace {
 // Clocks from a state-changing command until the registered in_check output describes the new
 // board (ANALYSIS_LATENCY of hw/rtl/estuary_movegen.v).
-constexpr int kAnalysisLatency = 8;
+constexpr int kAnalysisLatency = 10;
 
 struct Sim {
     VerilatedContext ctx;
