@@ -83,16 +83,15 @@ impl MateGame for Tsume {
 
     #[inline]
     fn defender_move_count(&self) -> usize {
-        let mut l = MoveList::new();
-        self.pos.evasions(&mut l);
-        l.len()
+        self.pos.evasion_count()
     }
 
+    #[inline]
     fn after(&self, m: Move) -> Tsume {
-        Tsume {
-            pos: self.pos.after(m),
-            attacker: self.attacker,
-        }
+        // Built in the return slot: one copy of the position, not one per wrapper.
+        let mut t = self.clone();
+        t.pos.play(m);
+        t
     }
 
     #[inline]

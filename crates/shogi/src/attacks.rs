@@ -154,6 +154,58 @@ const fn build_steps() -> [[[u128; 81]; 8]; 2] {
 /// Step attacks `[color][kind 0..8][square]` for pawn, knight, silver, gold and king.
 static STEPS: [[[u128; 81]; 8]; 2] = build_steps();
 
+/// Squares from which a step piece of color `c` and step kind `kind` (pawn 0, knight 2,
+/// silver 3, gold 4, king 7) attacks at least one square next to a king on each square:
+/// `[c][kind][king square]`. King escapes look only at the pieces these select.
+const fn build_near_king() -> [[[u128; 81]; 8]; 2] {
+    let steps = build_steps();
+    let mut t = [[[0u128; 81]; 8]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 8 {
+            let mut sq = 0;
+            while sq < 81 {
+                let mut around = steps[0][7][sq];
+                while around != 0 {
+                    let a = around.trailing_zeros() as usize;
+                    around &= around - 1;
+                    // A piece of `c` attacks `a` from where a piece of the other color on `a`
+                    // would attack.
+                    t[c][k][sq] |= steps[1 - c][k][a];
+                }
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static NEAR_KING: [[[u128; 81]; 8]; 2] = build_near_king();
+
+/// Squares from which a step piece of color `c` and step kind `kind` (0 pawn, 2 knight,
+/// 3 silver, 4 gold, 7 king) attacks some square next to `king`.
+#[inline]
+pub fn near_king(c: Color, kind: usize, king: Square) -> Bitboard {
+    Bitboard(NEAR_KING[c.index()][kind][king.index()])
+}
+
+/// Step kind indices for [`near_king`].
+pub mod step {
+    /// Pawn.
+    pub const PAWN: usize = 0;
+    /// Knight.
+    pub const KNIGHT: usize = 2;
+    /// Silver.
+    pub const SILVER: usize = 3;
+    /// Gold and the gold-moving promoted pieces.
+    pub const GOLD: usize = 4;
+    /// King, and the step part of horse and dragon.
+    pub const KING: usize = 7;
+}
+
 #[inline]
 fn ray_pos(d: usize, sq: usize, occ: u128) -> u128 {
     let ray = RAYS[d][sq];
@@ -250,6 +302,27 @@ pub fn attacks(kind: PieceKind, c: Color, sq: Square, occ: Bitboard) -> Bitboard
         PieceKind::Horse => bishop(sq, occ) | king(sq),
         PieceKind::Dragon => rook(sq, occ) | king(sq),
     }
+}
+
+/// True when a piece of `kind` and color `c` on `from` attacks `target` with blockers `occ`:
+/// a slider needs only its empty-board line and a clear path, not its whole attack set.
+#[inline]
+pub fn attacks_square(
+    kind: PieceKind,
+    c: Color,
+    from: Square,
+    target: Square,
+    occ: Bitboard,
+) -> bool {
+    let line = match kind {
+        PieceKind::Lance => lance(c, from, Bitboard::EMPTY),
+        PieceKind::Bishop => bishop_empty(from),
+        PieceKind::Rook => rook_empty(from),
+        PieceKind::Horse => bishop_empty(from) | king(from),
+        PieceKind::Dragon => rook_empty(from) | king(from),
+        _ => return attacks(kind, c, from, occ).has(target),
+    };
+    line.has(target) && (between(from, target) & occ).is_empty()
 }
 
 /// The direction index from `a` toward `b` when they share a rank, file or diagonal.

@@ -2,11 +2,11 @@
 //! discovered and by drop) and evasions (king moves, capture of the checker, interposition by
 //! move or by drop). Every generator returns legal moves only.
 
-use crate::attacks;
+use crate::attacks::{self, step};
 use crate::bitboard::{Bitboard, RANK_MASKS};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::types::{Color, PieceKind, Square, ALL_KINDS, HAND_KINDS};
+use crate::types::{Color, PieceKind, Square, HAND_KINDS};
 
 /// Squares of the promotion zone of `c`.
 #[inline]
@@ -17,18 +17,29 @@ fn zone(c: Color) -> Bitboard {
     }
 }
 
+/// Squares where a piece of color `c` may stand with 0, 1 or 2 dead ranks: `[c][dead ranks]`.
+const LIVE: [[u128; 3]; 2] = {
+    let mut t = [[0u128; 3]; 2];
+    let mut d = 0;
+    while d < 3 {
+        let mut far = [0u128; 2];
+        let mut i = 0;
+        while i < d {
+            far[0] |= RANK_MASKS[i];
+            far[1] |= RANK_MASKS[8 - i];
+            i += 1;
+        }
+        t[0][d] = crate::bitboard::ALL & !far[0];
+        t[1][d] = crate::bitboard::ALL & !far[1];
+        d += 1;
+    }
+    t
+};
+
 /// Squares where a piece of `kind` and color `c` may stand (not a dead square).
 #[inline]
 pub fn live_squares(c: Color, kind: PieceKind) -> Bitboard {
-    let far = |n: usize| -> u128 {
-        (0..n)
-            .map(|i| match c {
-                Color::Black => RANK_MASKS[i],
-                Color::White => RANK_MASKS[8 - i],
-            })
-            .fold(0, |a, b| a | b)
-    };
-    !Bitboard(far(kind.dead_ranks() as usize))
+    Bitboard(LIVE[c.index()][kind.dead_ranks() as usize])
 }
 
 impl Position {
@@ -45,30 +56,119 @@ impl Position {
         }
     }
 
-    /// Moves of non-king pieces onto `target`, respecting pins.
-    fn piece_moves(&self, list: &mut MoveList, target: Bitboard) {
+    /// Calls `f(kind, from, destinations)` for each non-king piece of the side to move with
+    /// legal destinations in `target` (pins are computed only when some piece reaches it).
+    #[inline]
+    fn each_piece_onto(&self, target: Bitboard, mut f: impl FnMut(PieceKind, Square, Bitboard)) {
         let us = self.side;
         let occ = self.occupied();
         let ksq = self.king_square(us);
-        let pinned = self.pinned(us);
+        let mut pinned = None;
         let movers = self.by_color[us.index()] & !self.by_kind[PieceKind::King.index()];
         for from in movers {
             let Some(p) = self.board[from.index()] else {
                 continue;
             };
             let mut to_bb = attacks::attacks(p.kind, us, from, occ) & target;
-            if let (true, Some(k)) = (pinned.has(from), ksq) {
-                to_bb &= attacks::ray_through(k, from);
+            if to_bb.is_empty() {
+                continue;
             }
-            for to in to_bb {
-                self.push_promotions(list, p.kind, from, to);
+            if let Some(k) = ksq {
+                if pinned.get_or_insert_with(|| self.pinned(us)).has(from) {
+                    to_bb &= attacks::ray_through(k, from);
+                }
             }
+            f(p.kind, from, to_bb);
         }
     }
 
-    /// King moves onto `target` squares that are not attacked. The enemy's pieces are sorted
-    /// by how they move once, then each destination is tested (cheapest tests first; a slider
-    /// only when one stands on a line through the square).
+    /// Moves of non-king pieces onto `target`, respecting pins.
+    fn piece_moves(&self, list: &mut MoveList, target: Bitboard) {
+        self.each_piece_onto(target, |kind, from, to_bb| {
+            for to in to_bb {
+                self.push_promotions(list, kind, from, to);
+            }
+        });
+    }
+
+    /// The number of moves [`Position::piece_moves`] would list for `target`.
+    fn piece_move_count(&self, target: Bitboard) -> usize {
+        let us = self.side;
+        let zone = zone(us);
+        let mut n = 0;
+        self.each_piece_onto(target, |kind, from, to_bb| {
+            // As in `push_promotions`: promotion when either end is in the zone, the plain
+            // move when the destination is not a dead square.
+            if kind.can_promote() {
+                n += if zone.has(from) {
+                    to_bb.count()
+                } else {
+                    (to_bb & zone).count()
+                };
+            }
+            n += (to_bb & live_squares(us, kind)).count();
+        });
+        n as usize
+    }
+
+    /// The squares of `cand` (next to the king of the side to move, on `k`) that the other
+    /// side does not attack, with the king lifted off the board so that a slider's line
+    /// through it counts. Only the enemy pieces that can reach the king's neighbourhood are
+    /// looked at, step pieces first; sliders only while a candidate is still free.
+    fn king_escapes(&self, k: Square, cand: Bitboard) -> Bitboard {
+        let us = self.side;
+        let them = us.flip();
+        let theirs = self.by_color[them.index()];
+        let of = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
+        let pawns = of(PieceKind::Pawn).0;
+        let mut att = Bitboard(match them {
+            Color::Black => pawns >> 9,
+            Color::White => pawns << 9,
+        });
+        for s in self.golds() & theirs & attacks::near_king(them, step::GOLD, k) {
+            att |= attacks::gold(them, s);
+        }
+        for s in of(PieceKind::Silver) & attacks::near_king(them, step::SILVER, k) {
+            att |= attacks::silver(them, s);
+        }
+        for s in of(PieceKind::Knight) & attacks::near_king(them, step::KNIGHT, k) {
+            att |= attacks::knight(them, s);
+        }
+        let near = of(PieceKind::King) | of(PieceKind::Horse) | of(PieceKind::Dragon);
+        for s in near & attacks::near_king(them, step::KING, k) {
+            att |= attacks::king(s);
+        }
+        let mut free = cand & !att;
+        if free.is_empty() {
+            return free;
+        }
+        // Sliders: only those with a line through a square still free.
+        let occ = self.occupied() ^ Bitboard::from_square(k);
+        for s in self.rook_likes() & theirs {
+            if (attacks::rook_empty(s) & free).any() {
+                free &= !attacks::rook(s, occ);
+                if free.is_empty() {
+                    return free;
+                }
+            }
+        }
+        for s in self.bishop_likes() & theirs {
+            if (attacks::bishop_empty(s) & free).any() {
+                free &= !attacks::bishop(s, occ);
+                if free.is_empty() {
+                    return free;
+                }
+            }
+        }
+        for s in of(PieceKind::Lance) {
+            if (attacks::lance(them, s, Bitboard::EMPTY) & free).any() {
+                free &= !attacks::lance(them, s, occ);
+            }
+        }
+        free
+    }
+
+    /// King moves onto `target` squares that are not attacked.
     fn king_moves(&self, list: &mut MoveList, target: Bitboard) {
         let us = self.side;
         let Some(k) = self.king_square(us) else {
@@ -78,33 +178,7 @@ impl Position {
         if cand.is_empty() {
             return;
         }
-        let occ = self.occupied() ^ Bitboard::from_square(k);
-        let theirs = self.by_color[us.flip().index()];
-        let of = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
-        let golds = self.golds() & theirs;
-        let silvers = of(PieceKind::Silver);
-        let pawns = of(PieceKind::Pawn);
-        let knights = of(PieceKind::Knight);
-        let near = of(PieceKind::King) | of(PieceKind::Horse) | of(PieceKind::Dragon);
-        let rooks = self.rook_likes() & theirs;
-        let bishops = self.bishop_likes() & theirs;
-        let lances = of(PieceKind::Lance);
-        for to in cand {
-            // A piece of theirs attacks `to` when a piece of ours there would attack it.
-            let steps = (attacks::gold(us, to) & golds)
-                | (attacks::silver(us, to) & silvers)
-                | (attacks::pawn(us, to) & pawns)
-                | (attacks::knight(us, to) & knights)
-                | (attacks::king(to) & near);
-            if steps.any()
-                || ((attacks::rook_empty(to) & rooks).any()
-                    && (attacks::rook(to, occ) & rooks).any())
-                || ((attacks::bishop_empty(to) & bishops).any()
-                    && (attacks::bishop(to, occ) & bishops).any())
-                || (lances.any() && (attacks::lance(us, to, occ) & lances).any())
-            {
-                continue;
-            }
+        for to in self.king_escapes(k, cand) {
             list.push(Move::normal(k, to, false));
         }
     }
@@ -140,15 +214,43 @@ impl Position {
         }
     }
 
+    /// The number of drops [`Position::drop_moves`] would list for `target` (no per-kind
+    /// restriction).
+    fn drop_count(&self, target: Bitboard) -> usize {
+        let us = self.side;
+        let hand = self.hands[us.index()];
+        if hand.is_empty() {
+            return 0;
+        }
+        let empty = !self.occupied() & target;
+        let mut n = 0;
+        for kind in HAND_KINDS {
+            if !hand.has(kind) {
+                continue;
+            }
+            let mut to_bb = empty & live_squares(us, kind);
+            if kind == PieceKind::Pawn {
+                to_bb &= !self.pieces_of(us, PieceKind::Pawn).files();
+                // Only a pawn dropped in front of the enemy king can mate (uchifuzume).
+                if let Some(ek) = self.king_square(us.flip()) {
+                    for to in to_bb & attacks::pawn(us.flip(), ek) {
+                        if self.pawn_drop_mates(to) {
+                            to_bb &= !Bitboard::from_square(to);
+                        }
+                    }
+                }
+            }
+            n += to_bb.count();
+        }
+        n as usize
+    }
+
     /// True when dropping a pawn on `to` would checkmate (uchifuzume: such a drop is illegal).
     pub fn pawn_drop_mates(&self, to: Square) -> bool {
         let them = self.side.flip();
         match self.king_square(them) {
             Some(k) if attacks::pawn(self.side, to).has(k) => {
-                let after = self.after(Move::drop(PieceKind::Pawn, to));
-                let mut l = MoveList::new();
-                after.evasions(&mut l);
-                l.is_empty()
+                self.after(Move::drop(PieceKind::Pawn, to)).evasion_count() == 0
             }
             _ => false,
         }
@@ -188,6 +290,34 @@ impl Position {
         }
     }
 
+    /// The number of moves [`Position::evasions`] lists, counted without listing them (bulk
+    /// counts of destination sets): what a mate solver needs for every check it considers.
+    pub fn evasion_count(&self) -> usize {
+        let us = self.side;
+        let Some(k) = self.king_square(us) else {
+            return 0;
+        };
+        let cand = attacks::king(k) & !self.by_color[us.index()];
+        let mut n = if cand.any() {
+            self.king_escapes(k, cand).count() as usize
+        } else {
+            0
+        };
+        let ch = self.checkers;
+        if ch.more_than_one() {
+            return n;
+        }
+        let Some(c) = ch.first() else {
+            return n;
+        };
+        let between = attacks::between(k, c);
+        n += self.piece_move_count(between | Bitboard::from_square(c));
+        if between.any() {
+            n += self.drop_count(between);
+        }
+        n
+    }
+
     /// The legal moves that give check.
     pub fn check_moves(&self, list: &mut MoveList) {
         list.clear();
@@ -208,12 +338,21 @@ impl Position {
         }
         let occ = self.occupied();
         // Squares from which a piece of each kind of ours would attack the enemy king.
-        let mut chk = [Bitboard::EMPTY; 14];
-        for kind in ALL_KINDS {
-            if kind != PieceKind::King {
-                chk[kind.index()] = attacks::attacks(kind, them, eksq, occ);
-            }
-        }
+        // (Each slider line is computed once and shared by the kinds that use it.)
+        let rook = attacks::rook(eksq, occ);
+        let bishop = attacks::bishop(eksq, occ);
+        let gold = attacks::gold(them, eksq);
+        let king = attacks::king(eksq);
+        let mut chk = [gold; 14];
+        chk[PieceKind::Pawn.index()] = attacks::pawn(them, eksq);
+        chk[PieceKind::Lance.index()] = rook & attacks::lance(them, eksq, Bitboard::EMPTY);
+        chk[PieceKind::Knight.index()] = attacks::knight(them, eksq);
+        chk[PieceKind::Silver.index()] = attacks::silver(them, eksq);
+        chk[PieceKind::Bishop.index()] = bishop;
+        chk[PieceKind::Rook.index()] = rook;
+        chk[PieceKind::King.index()] = Bitboard::EMPTY;
+        chk[PieceKind::Horse.index()] = bishop | king;
+        chk[PieceKind::Dragon.index()] = rook | king;
         let discoverers = self.blockers_for(eksq, us) & self.by_color[us.index()];
         let ksq = self.king_square(us);
         let pinned = self.pinned(us);
@@ -270,12 +409,7 @@ impl Position {
 
     /// True when the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
-        if !self.in_check() {
-            return false;
-        }
-        let mut l = MoveList::new();
-        self.evasions(&mut l);
-        l.is_empty()
+        self.in_check() && self.evasion_count() == 0
     }
 
     /// True when `m` is a legal move here.

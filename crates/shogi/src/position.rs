@@ -209,7 +209,7 @@ impl Position {
         let to = m.to();
         let mut ch = Bitboard::EMPTY;
         if let Some(p) = self.board[to.index()] {
-            if attacks::attacks(p.kind, us, to, occ).has(k) {
+            if attacks::attacks_square(p.kind, us, to, k, occ) {
                 ch = Bitboard::from_square(to);
             }
         }

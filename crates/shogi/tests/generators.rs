@@ -15,7 +15,9 @@ fn sorted(l: &MoveList) -> Vec<u16> {
 fn checks_and_evasions_equal_filtered_legal_moves() {
     let mut legal = MoveList::new();
     let mut gen = MoveList::new();
+    let mut evasions = MoveList::new();
     let (mut positions, mut in_check, mut with_checks) = (0usize, 0usize, 0usize);
+    let mut check_children = 0usize;
     random_playouts(0xC4EC, 900, 130, |pos| {
         positions += 1;
         pos.legal_moves(&mut legal);
@@ -28,12 +30,28 @@ fn checks_and_evasions_equal_filtered_legal_moves() {
                 "evasions of {}",
                 pos.to_sfen()
             );
+            assert_eq!(
+                pos.evasion_count(),
+                legal.len(),
+                "evasion count of {}",
+                pos.to_sfen()
+            );
         }
         pos.check_moves(&mut gen);
         let mut want = MoveList::new();
         for &m in legal.iter() {
-            if pos.after(m).in_check() {
+            let next = pos.after(m);
+            if next.in_check() {
                 want.push(m);
+                // Every position a check leads to: the evasion count equals the legal moves.
+                next.legal_moves(&mut evasions);
+                assert_eq!(
+                    next.evasion_count(),
+                    evasions.len(),
+                    "evasion count of {}",
+                    next.to_sfen()
+                );
+                check_children += 1;
             }
         }
         if !want.is_empty() {
@@ -58,7 +76,10 @@ fn checks_and_evasions_equal_filtered_legal_moves() {
             );
         }
     });
-    eprintln!("{positions} positions, {in_check} in check, {with_checks} with checks");
+    eprintln!(
+        "{positions} positions, {in_check} in check, {with_checks} with checks, \
+         {check_children} positions after a check"
+    );
     assert!(positions >= 100_000, "only {positions} positions");
     assert!(in_check >= 5_000, "only {in_check} positions in check");
 }
