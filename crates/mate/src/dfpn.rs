@@ -126,6 +126,9 @@ pub struct Solver<G: MateGame> {
     next_report: Duration,
     /// Skip futile interpositions in depth-limited searches.
     pub(crate) skip_futile: bool,
+    /// Search the next node [`Solver::mid`] enters even if the table has it decided (used to
+    /// bring back the proofs of its children after they were replaced).
+    force_expand: bool,
 }
 
 /// Saturating sum capped below infinity unless a term is infinite.
@@ -213,6 +216,7 @@ impl<G: MateGame> Solver<G> {
             progress: None,
             next_report: Duration::from_secs(1),
             skip_futile: false,
+            force_expand: false,
         }
     }
 
@@ -303,6 +307,22 @@ impl<G: MateGame> Solver<G> {
         (pn, dn, len)
     }
 
+    /// Like [`Solver::prove_at`], but `g` itself is searched even when the table has it
+    /// decided: the children its proof needs are proven (and stored) again. Used when
+    /// reading a line whose entries were replaced.
+    pub(crate) fn reprove_at(&mut self, g: &G, or_node: bool, ply: u32) -> (u32, u32, u16) {
+        self.force_expand = true;
+        let r = self.prove_at(g, or_node, ply);
+        self.force_expand = false;
+        r
+    }
+
+    /// Clears the "limit reached" state so that the search can go on under new limits
+    /// (unless the stop flag is set).
+    pub(crate) fn resume(&mut self) {
+        self.aborted = self.stop.load(Ordering::Relaxed);
+    }
+
     /// Seed of the path hash of a search starting `ply` plies down: repetition disproofs
     /// depend on the path and, in ply-limited runs, on the plies left, so both go in.
     fn path_seed(&self, ply: u32) -> u64 {
@@ -328,11 +348,17 @@ impl<G: MateGame> Solver<G> {
     /// search is depth-limited.
     #[inline]
     fn table_key(&self, g: &G, ply: u32) -> u64 {
+        self.table_key_of(g.board_key(), ply)
+    }
+
+    /// [`Solver::table_key`] from the board key.
+    #[inline]
+    fn table_key_of(&self, board_key: u64, ply: u32) -> u64 {
         match self.depth_limit {
-            None => g.board_key(),
+            None => board_key,
             Some(l) => {
                 let r = l.saturating_sub(ply) as u64 + 1;
-                g.board_key() ^ r.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+                board_key ^ r.wrapping_mul(0xD6E8_FEB8_6659_FD93)
             }
         }
     }
@@ -406,10 +432,12 @@ impl<G: MateGame> Solver<G> {
 
         // Already decided (reached again through a nested or line-reading search).
         let known = self.table.probe(key, hand);
-        if known.pn == 0 {
+        let force = self.force_expand;
+        if force {
+            self.force_expand = false;
+        } else if known.pn == 0 {
             return (0, INF, known.len, known.hand, NO_REP);
-        }
-        if known.dn == 0 {
+        } else if known.dn == 0 {
             return (INF, 0, 0, known.hand, NO_REP);
         }
 
@@ -498,6 +526,29 @@ impl<G: MateGame> Solver<G> {
         }
         for &m in moves.iter() {
             if futile.contains(&m) {
+                continue;
+            }
+            if !or_node {
+                // A defender move: the child needs only its keys and hand, which the game
+                // computes without building the position.
+                let (board_key, full, h) = g.child_keys(m);
+                let ck = self.table_key_of(board_key, ply + 1);
+                self.table.prefetch(ck);
+                if remaining.is_some() {
+                    self.table.prefetch(board_key);
+                }
+                kids.push(Child {
+                    mv: m,
+                    key: ck,
+                    full,
+                    hand: h,
+                    pn: 1,
+                    dn: 1,
+                    init_pn: 1,
+                    len: 0,
+                    rep: NO_REP,
+                    dhand: h,
+                });
                 continue;
             }
             let c = g.after(m);

@@ -15,6 +15,24 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Nodes the shortest-line search may always take, however quick the proof was.
+const SHORTEST_LINE_MIN_NODES: u64 = 2_000_000;
+
+/// Longest proof (plies) the shortest-line search from the root is tried on: ply-limited
+/// searches of the whole problem at over a few hundred plies do not finish in any budget
+/// here (ACT no Yume, 467 plies, takes 1.7 times its proof's nodes; Microcosmos' 1525 do not
+/// finish in as many nodes as its proof).
+const DESCENDING_MAX_PLIES: u32 = 600;
+/// Below this bound (plies) the rest of a line read from the table is searched exactly.
+const EXACT_TAIL: u32 = 40;
+/// Largest bound the defender's choice is checked against with a ply-limited search.
+const MAX_CHECKED_BOUND: u32 = 127;
+/// Node budget of one check made while reading a line from the table, per ply of its limit
+/// (a mate within 127 plies gets 3.2M nodes).
+const LINE_STEP_NODES: u64 = 25_000;
+/// Node budget of one exact search of a line's tail.
+const TAIL_NODES: u64 = 8_000_000;
+
 /// The answer for one problem.
 #[derive(Clone, Debug)]
 pub struct Solution<M> {
@@ -36,6 +54,10 @@ pub struct Solution<M> {
 pub struct MateSolver<G: MateGame> {
     main: Solver<G>,
     limits: Limits,
+    /// Longest proof the shortest-line search from the root is tried on.
+    descending_max_plies: u32,
+    /// Bound below which a line read from the table finishes with an exact search.
+    exact_tail: u32,
 }
 
 impl<G: MateGame> MateSolver<G> {
@@ -44,6 +66,8 @@ impl<G: MateGame> MateSolver<G> {
         MateSolver {
             main: Solver::new(limits.clone()),
             limits,
+            descending_max_plies: DESCENDING_MAX_PLIES,
+            exact_tail: EXACT_TAIL,
         }
     }
 
@@ -54,6 +78,17 @@ impl<G: MateGame> MateSolver<G> {
     /// interposition costs less than half the nodes (see the README).
     pub fn set_skip_futile(&mut self, on: bool) {
         self.main.skip_futile = on;
+    }
+
+    /// How the line of a proven problem is read (defaults: 600 and 40 plies). A proof of at
+    /// most `descending_max_plies` is shortened by ply-limited searches from the root, which
+    /// give the exact line; a longer one (or one whose search runs out of budget) is read from
+    /// the table move by move with the defender's choices checked, and the part of the line
+    /// left once the attacker's stored bound is under `exact_tail` plies is searched exactly.
+    /// `set_line_search(0, 0)` reads every line from the table (used by tests).
+    pub fn set_line_search(&mut self, descending_max_plies: u32, exact_tail: u32) {
+        self.descending_max_plies = descending_max_plies;
+        self.exact_tail = exact_tail;
     }
 
     /// Gives up positions more than `plies` below the root (see [`Solver::set_max_ply`]; the
@@ -102,16 +137,35 @@ impl<G: MateGame> MateSolver<G> {
             };
         }
         let (_, _, _, upper) = self.main.probe(root, 0);
-        // The line search works within the same node and time limits (the clock started
-        // with the proof); when they run out the line is read from the table as proven.
+        // The shortest-line search from the root gets twice the nodes the proof took (at
+        // least SHORTEST_LINE_MIN_NODES), and at most half the nodes and time the overall
+        // limits have left (the clock started with the proof), and is not tried on proofs
+        // longer than `descending_max_plies`; without it, the line is read from the table,
+        // re-proving what was replaced, with whatever the overall limits leave.
         let proof_nodes = stats.nodes;
-        self.main.set_limits(self.limits.nodes, self.limits.time);
-        let line = self.shortest_line_descending(root, upper as u32);
+        let budget = (2 * proof_nodes)
+            .max(SHORTEST_LINE_MIN_NODES)
+            .min(self.limits.nodes.saturating_sub(proof_nodes) / 2);
+        let elapsed = self.main.stats().time;
+        let time = self
+            .limits
+            .time
+            .map(|t| elapsed + t.saturating_sub(elapsed) / 2);
+        self.main.set_limits(proof_nodes + budget, time);
+        let line = if u32::from(upper) <= self.descending_max_plies {
+            self.shortest_line_descending(root, upper as u32)
+        } else {
+            None
+        };
         self.main.set_depth_limit(None);
         let shortest = line.is_some();
         let line = match line {
             Some(l) => l,
-            None => self.table_line(root),
+            None => {
+                self.main.set_limits(self.limits.nodes, self.limits.time);
+                self.main.resume();
+                self.proven_line(root)
+            }
         };
         let all = self.main.stats();
         stats.nodes = all.nodes;
@@ -286,51 +340,227 @@ impl<G: MateGame> MateSolver<G> {
         Some(line)
     }
 
-    /// A line read from the main table (proof lengths as found, not minimised).
-    fn table_line(&mut self, root: &G) -> Vec<G::Move> {
+    /// Runs `f` with at most `budget` more nodes, and at most a quarter of the nodes and time
+    /// the overall limits have left (so that the line can still be finished), then restores
+    /// the overall limits. The second value is true when the budget, not `f`, ended it.
+    fn with_budget<R>(&mut self, budget: u64, f: impl FnOnce(&mut Self) -> R) -> (R, bool) {
+        let used = self.main.nodes();
+        let left = self.limits.nodes.saturating_sub(used);
+        let elapsed = self.main.stats().time;
+        let time = self
+            .limits
+            .time
+            .map(|t| elapsed + t.saturating_sub(elapsed) / 4);
+        self.main
+            .set_limits(used.saturating_add(budget.min(left / 4)), time);
+        let r = f(self);
+        let cut = self.main.aborted();
+        self.main.set_limits(self.limits.nodes, self.limits.time);
+        self.main.resume();
+        self.main.set_depth_limit(None);
+        (r, cut)
+    }
+
+    /// Whether the attacker (to move in `g`) mates within `k` plies: `Some(Some(len))` with
+    /// the length of the mate found, `Some(None)` when there is none that short, `None` when
+    /// the budget ran out first.
+    fn mate_within(&mut self, g: &G, k: u32, budget: u64) -> Option<Option<u16>> {
+        let ((pn, dn, len), cut) = self.with_budget(budget, |s| {
+            s.main.set_depth_limit(Some(k));
+            s.main.prove_at(g, true, 0)
+        });
+        if cut {
+            None
+        } else if pn == 0 {
+            Some(Some(len))
+        } else if dn == 0 {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
+    /// The line read from the unlimited table, move by move, for proofs too long for the
+    /// shortest-line search from the root. Entries lost to replacement or collection are
+    /// proven again on the way: every evasion of a proven defender position is mate, so each
+    /// is re-proven when the table lacks it, and an attacker position none of whose checks
+    /// reads proven is searched again itself. Stored lengths are those of the proofs found,
+    /// upper bounds that can be far from the truth (a side line whose proof ran into the main
+    /// line inherits its length), so
+    /// - the defender's choice is checked with ply-limited searches ([`Self::longest_evasion`]):
+    ///   the evasion kept must have no mate within the others' bounds;
+    /// - once the attacker's best bound is at most [`EXACT_TAIL`] plies, the rest of the line is
+    ///   the exact shortest-mate, longest-resistance line of the ply-limited search.
+    ///
+    /// The attacker's choices before the tail are the shortest stored proofs, not shown
+    /// shortest. The line stops early (not ending in mate) when a limit runs out.
+    fn proven_line(&mut self, root: &G) -> Vec<G::Move> {
+        self.main.set_depth_limit(None);
         let mut line = Vec::new();
         let mut g = root.clone();
         let mut moves = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for ply in 0..10_000u32 {
+        let mut ply = 0u32;
+        let mut kids: Vec<(G::Move, u16)> = Vec::new();
+        // After an exact tail search fails at bound b, the next is tried at b / 2.
+        let mut tail_below = self.exact_tail;
+        loop {
             if !seen.insert(g.key()) {
                 break;
             }
-            let or_node = ply % 2 == 0;
+            let or_node = ply.is_multiple_of(2);
             if or_node {
                 g.attacker_moves(&mut moves);
             } else {
                 g.defender_moves(&mut moves);
             }
-            let mut pick: Option<(G::Move, u16)> = None;
-            for &m in moves.iter() {
-                let c = g.after(m);
-                let (pn, _, _, len) = self.main.probe(&c, ply + 1);
-                if pn != 0 {
-                    continue;
-                }
-                let better = match pick {
-                    None => true,
-                    Some((_, l)) => {
-                        if or_node {
-                            len < l
-                        } else {
-                            len > l
-                        }
+            kids.clear();
+            for pass in 0..2 {
+                for &m in moves.iter() {
+                    let c = g.after(m);
+                    if seen.contains(&c.key()) {
+                        continue;
                     }
-                };
-                if better {
-                    pick = Some((m, len));
+                    let (mut pn, _, _, mut len) = self.main.probe(&c, ply + 1);
+                    if pn != 0 && !or_node {
+                        // An evasion of a proven position is mate: prove it again.
+                        let r = self.main.prove_at(&c, true, ply + 1);
+                        (pn, len) = (r.0, r.2);
+                    }
+                    if pn == 0 && !self.main.aborted() {
+                        kids.push((m, len));
+                    }
+                }
+                if !kids.is_empty() || !or_node || pass == 1 || self.main.aborted() {
+                    break;
+                }
+                // No check reads proven: search this position again, which stores the
+                // proof of at least one child.
+                if self.main.reprove_at(&g, true, ply).0 != 0 {
+                    break;
                 }
             }
-            match pick {
-                Some((m, _)) => {
-                    line.push(m);
-                    g = g.after(m);
-                }
-                None => break,
+            if self.main.aborted() || kids.is_empty() {
+                break;
             }
+            let pick = if or_node {
+                let &(m, len) = kids.iter().min_by_key(|k| k.1).expect("not empty");
+                if u32::from(len) < tail_below {
+                    let upper = u32::from(len) + 1;
+                    tail_below = upper / 2;
+                    let (tail, _) =
+                        self.with_budget(TAIL_NODES, |s| s.shortest_line_descending(&g, upper));
+                    if let Some(t) = tail {
+                        line.extend(t);
+                        break;
+                    }
+                }
+                m
+            } else {
+                match self.longest_evasion(&g, &kids) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            line.push(pick);
+            g = g.after(pick);
+            ply += 1;
         }
         line
+    }
+
+    /// The defender's longest resistance among proven evasions `kids` of `g` (with the
+    /// lengths of their stored proofs: upper bounds, and poor ones where a side line's proof
+    /// ran into the main line). Ply-limited searches sort the evasions into short ones (a
+    /// mate within `k` plies found, which becomes their bound) and long ones (none), for
+    /// `k` = 15, 31, 63 ... up to [`MAX_CHECKED_BOUND`]: a lone long one is the answer (it
+    /// outlasts every short one); with none, the largest bound; with several long ones at the
+    /// last `k`, the largest bound among them. Evasions are searched smallest bound first, and
+    /// the last one left is taken as long unsearched when all the others are short (the usual
+    /// case, and a search that would have to refute every mate within `k` of the main line).
+    /// A search that runs out of its budget counts as long at every `k`. A drop between king
+    /// and checker that the checker can take counts 2 plies less (the capture): one that only
+    /// adds those plies is futile (muda-ai) and not preferred. `None` when a limit ran out.
+    fn longest_evasion(&mut self, g: &G, kids: &[(G::Move, u16)]) -> Option<G::Move> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Class {
+            Unknown,
+            Short,
+            Long,
+            /// The search ran out of budget: long at any `k`.
+            Unsettled,
+        }
+        // (move, bound, futile-drop allowance, class at the current k)
+        let mut bounds: Vec<(G::Move, u32, u32, Class)> = kids
+            .iter()
+            .map(|&(m, l)| {
+                let adj = if g.checker_moved_to_interposition(m).is_some() {
+                    2
+                } else {
+                    0
+                };
+                (m, u32::from(l), adj, Class::Unknown)
+            })
+            .collect();
+        let eff = |b: &(G::Move, u32, u32, Class)| b.1.saturating_sub(b.2);
+        // Largest effective bound, plain moves before drops, among `pick`.
+        let best = |bounds: &[(G::Move, u32, u32, Class)], pick: &dyn Fn(Class) -> bool| {
+            bounds
+                .iter()
+                .filter(|b| pick(b.3))
+                .min_by_key(|b| (std::cmp::Reverse(eff(b)), b.2))
+                .map(|b| b.0)
+        };
+        if bounds.len() == 1 {
+            return Some(bounds[0].0);
+        }
+        bounds.sort_by_key(|b| (eff(b), std::cmp::Reverse(b.2)));
+        let mut k = 15;
+        loop {
+            for i in 0..bounds.len() {
+                if bounds[i].3 == Class::Unsettled {
+                    continue;
+                }
+                if eff(&bounds[i]) <= k {
+                    bounds[i].3 = Class::Short;
+                    continue;
+                }
+                let rest_short = bounds
+                    .iter()
+                    .enumerate()
+                    .all(|(j, b)| j == i || b.3 == Class::Short);
+                if rest_short {
+                    bounds[i].3 = Class::Long;
+                    continue;
+                }
+                let within = k + bounds[i].2;
+                let c = g.after(bounds[i].0);
+                let r = self.mate_within(&c, within, LINE_STEP_NODES * u64::from(within));
+                bounds[i].3 = match r {
+                    Some(Some(len)) => {
+                        bounds[i].1 = u32::from(len).min(within);
+                        Class::Short
+                    }
+                    Some(None) => Class::Long,
+                    None if self.main.aborted() => return None,
+                    None => Class::Unsettled,
+                };
+            }
+            let long = |c: Class| c == Class::Long || c == Class::Unsettled;
+            let n_long = bounds.iter().filter(|b| long(b.3)).count();
+            if n_long == 0 {
+                return best(&bounds, &|_| true);
+            }
+            let settled = bounds.iter().any(|b| b.3 == Class::Long);
+            if n_long == 1 || !settled || k >= MAX_CHECKED_BOUND {
+                return best(&bounds, &long);
+            }
+            k = 2 * k + 1;
+            for b in bounds.iter_mut() {
+                if b.3 != Class::Unsettled {
+                    b.3 = Class::Unknown;
+                }
+            }
+        }
     }
 }

@@ -1,11 +1,20 @@
 //! Long classical problems (tests/data/long.tsv: sfen, published length, id, optional main
 //! line): every position is legal with the side to move attacking, and the published main line
 //! of Microcosmos (1525 plies) replays as a legal mate with a check on every attacker move.
-//! The short ones the solver finishes in seconds are solved here; the README has the command
-//! for the rest.
+//!
+//! Solving them takes minutes and gigabytes, so those runs are off unless asked for:
+//!
+//!     ESTUARY_LONG=act-no-yume,kemuri ESTUARY_LONG_HASH_MB=2048 ESTUARY_LONG_SECS=120 \
+//!         cargo test --release -p estuary-mate --test long -- --nocapture solve_long
+//!
+//! (`ESTUARY_LONG=all` for every problem; the table defaults to 2048 MiB and the limit to 600 s
+//! a problem.) Each named problem must be proven mate with a line that replays to checkmate;
+//! the line's length is printed against the published one, and must equal it for the problems
+//! in [`MATCHED`].
 
 use mate::{Limits, MateSolver, Tsume, Verdict};
 use shogi::{MoveList, Position};
+use std::time::Duration;
 
 mod common;
 use common::verify;
@@ -109,4 +118,74 @@ fn deep_searches_stop_at_the_ply_cap_instead_of_overflowing_the_stack() {
             );
         }
     }
+}
+
+/// Problems whose line the solver reads at the published length (see the README).
+const MATCHED: &[&str] = &["act-no-yume"];
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.parse().unwrap_or_else(|e| panic!("{name}={v}: {e}")))
+        .unwrap_or(default)
+}
+
+/// The long solves, run only when `ESTUARY_LONG` names them (see the top of this file).
+#[test]
+fn solve_long_problems_named_in_estuary_long() {
+    let Ok(wanted) = std::env::var("ESTUARY_LONG") else {
+        eprintln!("note: ESTUARY_LONG not set; long solves skipped");
+        return;
+    };
+    let hash_mb = env_number("ESTUARY_LONG_HASH_MB", 2048) as usize;
+    let secs = env_number("ESTUARY_LONG_SECS", 600);
+    let names: Vec<&str> = wanted.split(',').map(str::trim).collect();
+    let chosen: Vec<Problem> = problems()
+        .into_iter()
+        .filter(|p| names.contains(&"all") || names.contains(&p.id.as_str()))
+        .collect();
+    assert!(!chosen.is_empty(), "ESTUARY_LONG={wanted} names no problem");
+    let mut failures = Vec::new();
+    for p in chosen {
+        let sfen = p.sfen.clone();
+        let sol = std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || {
+                let mut s = MateSolver::<Tsume>::new(Limits {
+                    table_bytes: hash_mb << 20,
+                    time: Some(Duration::from_secs(secs)),
+                    ..Limits::default()
+                });
+                s.set_max_ply(60_000);
+                s.solve(&Tsume::new(Position::from_sfen(&sfen).expect("parses")))
+            })
+            .expect("thread starts")
+            .join()
+            .expect("no panic");
+        let pos = Position::from_sfen(&p.sfen).expect("parses");
+        let mates = sol.verdict == Verdict::Mate && verify(&pos, &sol.line).is_ok();
+        eprintln!(
+            "{}: {:?}, line {} plies (published {}){}{}, nodes {}, {:.1} s, table {} MiB",
+            p.id,
+            sol.verdict,
+            sol.line.len(),
+            p.plies,
+            if mates { "" } else { ", not a mate" },
+            if sol.shortest { ", shown shortest" } else { "" },
+            sol.stats.nodes,
+            sol.stats.time.as_secs_f64(),
+            hash_mb
+        );
+        if !mates {
+            failures.push(format!("{}: not solved", p.id));
+        } else if MATCHED.contains(&p.id.as_str()) && sol.line.len() != p.plies {
+            failures.push(format!(
+                "{}: {} plies, not {}",
+                p.id,
+                sol.line.len(),
+                p.plies
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
 }
