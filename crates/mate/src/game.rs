@@ -33,6 +33,13 @@ pub trait MateGame: Clone {
     fn defender_moves(&self, out: &mut Vec<Self::Move>);
     /// The position after `m`.
     fn after(&self, m: Self::Move) -> Self;
+    /// The board key, the key and the attacker's hand of the position after `m`
+    /// ([`MateGame::board_key`], [`MateGame::key`], [`MateGame::attacker_hand`]); games that
+    /// can compute them without building the position override this.
+    fn child_keys(&self, m: Self::Move) -> (u64, u64, Self::Hand) {
+        let c = self.after(m);
+        (c.board_key(), c.key(), c.attacker_hand())
+    }
     /// True when the defender (to move) has no legal move: mate.
     fn is_mated(&self) -> bool {
         let mut v = Vec::new();
