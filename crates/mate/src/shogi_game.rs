@@ -95,6 +95,20 @@ impl MateGame for Tsume {
     }
 
     #[inline]
+    fn child_keys(&self, m: Move) -> (u64, u64, Hand) {
+        let (board, full) = self.pos.keys_after(m);
+        let mut hand = self.attacker_hand();
+        if self.pos.side_to_move() == self.attacker {
+            if m.is_drop() {
+                hand.remove(m.drop_kind());
+            } else if let Some(cap) = self.pos.piece_at(m.to()) {
+                hand.add(cap.kind.unpromoted());
+            }
+        }
+        (board, full, hand)
+    }
+
+    #[inline]
     fn board_key(&self) -> u64 {
         // The defender's hand is implied by the board and the attacker's hand.
         self.pos.board_key()
@@ -199,5 +213,43 @@ impl MateGame for Tsume {
             pos,
             attacker: self.attacker,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys and hand computed without playing a move equal those of the position played, for
+    /// attacker moves (drops, captures, promotions) and the defender's answers.
+    #[test]
+    fn child_keys_equal_the_keys_of_the_child() {
+        let sfens = [
+            "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1",
+            "8S/6SSk/7p1/9/9/9/9/9/9 b 2r2b4gs4n4l17p 1",
+            "9/7R1/9/7G1/8k/8N/9/9/9 b r2b3g4s3n4l18p 1",
+            "6G2/8L/8P/6GRP/6G1k/9/9/5S3/9 b r2bg3s4n3l16p 1",
+        ];
+        let mut checked = 0;
+        for sfen in sfens {
+            let root = Tsume::new(Position::from_sfen_relaxed(sfen).expect("valid SFEN"));
+            let mut checks = Vec::new();
+            root.attacker_moves(&mut checks);
+            for &m in &checks {
+                let c = root.after(m);
+                assert_eq!(
+                    root.child_keys(m),
+                    (c.board_key(), c.key(), c.attacker_hand())
+                );
+                let mut answers = Vec::new();
+                c.defender_moves(&mut answers);
+                for &a in &answers {
+                    let d = c.after(a);
+                    assert_eq!(c.child_keys(a), (d.board_key(), d.key(), d.attacker_hand()));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} moves");
     }
 }

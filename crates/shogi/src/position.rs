@@ -239,6 +239,39 @@ impl Position {
         ch
     }
 
+    /// The board key and the full key ([`Position::board_key`], [`Position::key`]) of the
+    /// position after `m`, computed from the pieces it moves without playing it.
+    pub fn keys_after(&self, m: Move) -> (u64, u64) {
+        let us = self.side;
+        let ui = us.index();
+        let to = m.to();
+        let mut board = self.board_key ^ zobrist::SIDE;
+        let mut hand = self.hand_key;
+        if m.is_drop() {
+            let k = m.drop_kind();
+            board ^= zobrist::PIECE[ui][k.index()][to.index()];
+            hand = hand.wrapping_sub(zobrist::HAND[ui][k.index()]);
+        } else {
+            let from = m.from();
+            let Some(p) = self.board[from.index()] else {
+                debug_assert!(false, "no piece on {from}");
+                return (board, board ^ hand);
+            };
+            if let Some(cap) = self.board[to.index()] {
+                board ^= zobrist::PIECE[cap.color.index()][cap.kind.index()][to.index()];
+                hand = hand.wrapping_add(zobrist::HAND[ui][cap.kind.unpromoted().index()]);
+            }
+            let kind = if m.is_promotion() {
+                p.kind.promoted()
+            } else {
+                p.kind
+            };
+            board ^= zobrist::PIECE[ui][p.kind.index()][from.index()]
+                ^ zobrist::PIECE[ui][kind.index()][to.index()];
+        }
+        (board, board ^ hand)
+    }
+
     /// The position after `m`.
     #[inline]
     pub fn after(&self, m: Move) -> Position {

@@ -85,7 +85,8 @@ fn checks_and_evasions_equal_filtered_legal_moves() {
 }
 
 /// The checkers a move leaves (computed from the moved piece and the line it uncovered) equal
-/// those computed from scratch for the same position (parsed back from its SFEN).
+/// those computed from scratch for the same position (parsed back from its SFEN), and the keys
+/// computed without playing the move equal those of the position played.
 #[test]
 fn checkers_after_a_move_equal_checkers_from_scratch() {
     let mut legal = MoveList::new();
@@ -100,6 +101,13 @@ fn checkers_after_a_move_equal_checkers_from_scratch() {
                 next.checkers(),
                 fresh.checkers(),
                 "{} after {}",
+                pos.to_sfen(),
+                m.usi()
+            );
+            assert_eq!(
+                pos.keys_after(m),
+                (next.board_key(), next.key()),
+                "keys of {} after {}",
                 pos.to_sfen(),
                 m.usi()
             );
