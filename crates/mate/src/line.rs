@@ -27,8 +27,7 @@ const DESCENDING_MAX_PLIES: u32 = 600;
 const EXACT_TAIL: u32 = 40;
 /// Largest bound the defender's choice is checked against with a ply-limited search.
 const MAX_CHECKED_BOUND: u32 = 127;
-/// Node budget of one check made while reading a line from the table, per ply of its limit
-/// (a mate within 127 plies gets 3.2M nodes).
+/// Node budget, per ply of its limit, of the first check of a defender's choice.
 const LINE_STEP_NODES: u64 = 25_000;
 /// Node budget of one exact search of a line's tail.
 const TAIL_NODES: u64 = 8_000_000;
@@ -472,26 +471,19 @@ impl<G: MateGame> MateSolver<G> {
     /// The defender's longest resistance among proven evasions `kids` of `g` (with the
     /// lengths of their stored proofs: upper bounds, and poor ones where a side line's proof
     /// ran into the main line). Ply-limited searches sort the evasions into short ones (a
-    /// mate within `k` plies found, which becomes their bound) and long ones (none), for
-    /// `k` = 15, 31, 63 ... up to [`MAX_CHECKED_BOUND`]: a lone long one is the answer (it
-    /// outlasts every short one); with none, the largest bound; with several long ones at the
-    /// last `k`, the largest bound among them. Evasions are searched smallest bound first, and
-    /// the last one left is taken as long unsearched when all the others are short (the usual
-    /// case, and a search that would have to refute every mate within `k` of the main line).
-    /// A search that runs out of its budget counts as long at every `k`. A drop between king
-    /// and checker that the checker can take counts 2 plies less (the capture): one that only
-    /// adds those plies is futile (muda-ai) and not preferred. `None` when a limit ran out.
+    /// mate found within `k` plies, which becomes their bound) and long ones: first at
+    /// `k` = 15, each with [`LINE_STEP_NODES`] a ply of `k`; if more than one is left long,
+    /// at `k` = [`MAX_CHECKED_BOUND`] in rounds with budgets doubling from 200,000 to 3.2M
+    /// nodes (a side line of a hundred plies is proven quickly there, while refuting every
+    /// mate within `k` on the main line is not). A lone long one is the answer; with none,
+    /// the largest bound; with several, the largest bound among them. Evasions are searched
+    /// smallest bound first, and the last one left is taken as long unsearched when all the
+    /// others are short (the usual case). A drop between king and checker that the checker
+    /// can take counts 2 plies less (the capture): one that only adds those plies is futile
+    /// (muda-ai) and not preferred. `None` when a limit ran out.
     fn longest_evasion(&mut self, g: &G, kids: &[(G::Move, u16)]) -> Option<G::Move> {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Class {
-            Unknown,
-            Short,
-            Long,
-            /// The search ran out of budget: long at any `k`.
-            Unsettled,
-        }
-        // (move, bound, futile-drop allowance, class at the current k)
-        let mut bounds: Vec<(G::Move, u32, u32, Class)> = kids
+        // (move, bound, futile-drop allowance, shown short, shown to have no mate within)
+        let mut bounds: Vec<(G::Move, u32, u32, bool, u32)> = kids
             .iter()
             .map(|&(m, l)| {
                 let adj = if g.checker_moved_to_interposition(m).is_some() {
@@ -499,68 +491,52 @@ impl<G: MateGame> MateSolver<G> {
                 } else {
                     0
                 };
-                (m, u32::from(l), adj, Class::Unknown)
+                (m, u32::from(l), adj, false, 0)
             })
             .collect();
-        let eff = |b: &(G::Move, u32, u32, Class)| b.1.saturating_sub(b.2);
-        // Largest effective bound, plain moves before drops, among `pick`.
-        let best = |bounds: &[(G::Move, u32, u32, Class)], pick: &dyn Fn(Class) -> bool| {
-            bounds
-                .iter()
-                .filter(|b| pick(b.3))
-                .min_by_key(|b| (std::cmp::Reverse(eff(b)), b.2))
-                .map(|b| b.0)
-        };
+        let eff = |b: &(G::Move, u32, u32, bool, u32)| b.1.saturating_sub(b.2);
         if bounds.len() == 1 {
             return Some(bounds[0].0);
         }
         bounds.sort_by_key(|b| (eff(b), std::cmp::Reverse(b.2)));
-        let mut k = 15;
-        loop {
+        let rounds = [(15, LINE_STEP_NODES * 17)]
+            .into_iter()
+            .chain((0..5).map(|i| (MAX_CHECKED_BOUND, 200_000u64 << i)));
+        for (k, budget) in rounds {
             for i in 0..bounds.len() {
-                if bounds[i].3 == Class::Unsettled {
+                if bounds[i].3 || bounds[i].4 >= k {
                     continue;
                 }
                 if eff(&bounds[i]) <= k {
-                    bounds[i].3 = Class::Short;
+                    bounds[i].3 = true;
                     continue;
                 }
-                let rest_short = bounds
-                    .iter()
-                    .enumerate()
-                    .all(|(j, b)| j == i || b.3 == Class::Short);
-                if rest_short {
-                    bounds[i].3 = Class::Long;
-                    continue;
+                let open = bounds.iter().filter(|b| !b.3).count();
+                if open <= 1 {
+                    break;
                 }
                 let within = k + bounds[i].2;
                 let c = g.after(bounds[i].0);
-                let r = self.mate_within(&c, within, LINE_STEP_NODES * u64::from(within));
-                bounds[i].3 = match r {
+                match self.mate_within(&c, within, budget) {
                     Some(Some(len)) => {
                         bounds[i].1 = u32::from(len).min(within);
-                        Class::Short
+                        bounds[i].3 = true;
                     }
-                    Some(None) => Class::Long,
+                    Some(None) => bounds[i].4 = k,
                     None if self.main.aborted() => return None,
-                    None => Class::Unsettled,
-                };
-            }
-            let long = |c: Class| c == Class::Long || c == Class::Unsettled;
-            let n_long = bounds.iter().filter(|b| long(b.3)).count();
-            if n_long == 0 {
-                return best(&bounds, &|_| true);
-            }
-            let settled = bounds.iter().any(|b| b.3 == Class::Long);
-            if n_long == 1 || !settled || k >= MAX_CHECKED_BOUND {
-                return best(&bounds, &long);
-            }
-            k = 2 * k + 1;
-            for b in bounds.iter_mut() {
-                if b.3 != Class::Unsettled {
-                    b.3 = Class::Unknown;
+                    None => {}
                 }
             }
+            if bounds.iter().filter(|b| !b.3).count() <= 1 {
+                break;
+            }
         }
+        // The one left long, else the largest bound; plain moves before drops.
+        let open = bounds.iter().any(|b| !b.3);
+        bounds
+            .iter()
+            .filter(|b| !open || !b.3)
+            .min_by_key(|b| (std::cmp::Reverse(eff(b)), b.2))
+            .map(|b| b.0)
     }
 }
