@@ -33,7 +33,7 @@ module ice40_wrap #(
             always @* out = {ksq, cm, pa, lc, ic, dc};
         end else if (BLOCK == 1) begin : ea
             wire [63:0] att;
-            enemy_attacks u (.clk(clk), .start(ctl), .kinds(kinds), .colors(colors), .side(side), .attacks(att));
+            enemy_attacks u (.clk(clk), .seed(ctl), .kinds(kinds), .colors(colors), .side(side), .attacks(att));
             always @* out = {att};
         end else begin : ps
             wire wv, dn;
