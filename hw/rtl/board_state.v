@@ -1,7 +1,9 @@
 // Game-state registers: piece bitboards by kind and colour, side to move, en-passant square,
 // castling rights (by rook square, so Chess960 works) and the make / unmake / null datapath.
 //
-// Two stages, one command a clock: the command stage decodes the word into, for each kind and
+// Two stages, one command a clock: the command stage decodes the word (whether or not the
+// device is ready: only the enables below depend on `accept`, so the ready logic does not fan
+// out to the masks) into, for each kind and
 // for the side to move and its opponent, the squares to clear and the squares to set (a
 // decoder per square, no look-up in the board); the next clock applies them (one LUT per
 // state bit). The host keeps a mirror of the position (it needs one for unmake anyway), so
@@ -20,6 +22,7 @@
 //             short, [11:6] white long, [17:12] black short, [23:18] black long}.
 module board_state (
     input  wire         clk,
+    input  wire         accept,     // the command below is taken (the device is ready)
     input  wire         load,
     input  wire [4:0]   load_addr,
     input  wire [31:0]  load_data,
@@ -68,13 +71,13 @@ module board_state (
     reg [31:0]  c_data;
     integer k;
     always @(posedge clk) begin
-        c_load <= load;
+        c_load <= accept && load;
         c_addr <= load_addr;
         c_data <= load_data;
-        c_apply <= (make || unmake) && !(unmake && word[30]);   // bitboards change
-        c_flip <= make || unmake || make_null;
-        c_ep_we <= make || unmake || make_null;
-        c_rights_we <= make || unmake;                          // a null move keeps them
+        c_apply <= accept && (make || unmake) && !(unmake && word[30]);   // bitboards change
+        c_flip <= accept && (make || unmake || make_null);
+        c_ep_we <= accept && (make || unmake || make_null);
+        c_rights_we <= accept && (make || unmake);                        // a null move keeps them
         c_rights <= word[22:19];
         c_ep <= make_null ? 4'b1000 : word[26:23];
         for (k = 0; k < 6; k = k + 1) begin

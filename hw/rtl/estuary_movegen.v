@@ -63,9 +63,10 @@ module estuary_movegen (
     wire [23:0]  rook_sqs;
     board_state board (
         .clk(clk),
-        .load(accept && cmd == CMD_LOAD), .load_addr(cmd_addr), .load_data(cmd_data),
-        .make(accept && cmd == CMD_MAKE), .make_null(accept && cmd == CMD_NULL),
-        .unmake(accept && cmd == CMD_UNMAKE), .word(cmd_data),
+        .accept(accept),
+        .load(cmd_valid && cmd == CMD_LOAD), .load_addr(cmd_addr), .load_data(cmd_data),
+        .make(cmd_valid && cmd == CMD_MAKE), .make_null(cmd_valid && cmd == CMD_NULL),
+        .unmake(cmd_valid && cmd == CMD_UNMAKE), .word(cmd_data),
         .kinds(kinds), .colors(colors), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs));
 
     wire [5:0]   king_sq;
