@@ -46,6 +46,24 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// Number of squares, one bit at a time: cheaper than [`Bitboard::count`] for the small sets
+    /// of evasion counting on the x86-64 baseline, which has no POPCNT instruction (a software
+    /// popcount of 128 bits is about 30 instructions).
+    #[inline]
+    pub fn count_few(self) -> u32 {
+        let (mut lo, mut hi) = (self.0 as u64, (self.0 >> 64) as u64);
+        let mut n = 0;
+        while lo != 0 {
+            lo &= lo - 1;
+            n += 1;
+        }
+        while hi != 0 {
+            hi &= hi - 1;
+            n += 1;
+        }
+        n
+    }
+
     /// True when more than one square.
     #[inline]
     pub const fn more_than_one(self) -> bool {

@@ -101,12 +101,12 @@ impl Position {
             // move when the destination is not a dead square.
             if kind.can_promote() {
                 n += if zone.has(from) {
-                    to_bb.count()
+                    to_bb.count_few()
                 } else {
-                    (to_bb & zone).count()
+                    (to_bb & zone).count_few()
                 };
             }
-            n += (to_bb & live_squares(us, kind)).count();
+            n += (to_bb & live_squares(us, kind)).count_few();
         });
         n as usize
     }
@@ -240,7 +240,7 @@ impl Position {
                     }
                 }
             }
-            n += to_bb.count();
+            n += to_bb.count_few();
         }
         n as usize
     }
@@ -299,7 +299,7 @@ impl Position {
         };
         let cand = attacks::king(k) & !self.by_color[us.index()];
         let mut n = if cand.any() {
-            self.king_escapes(k, cand).count() as usize
+            self.king_escapes(k, cand).count_few() as usize
         } else {
             0
         };
