@@ -531,6 +531,24 @@ impl<G: MateGame> MateSolver<G> {
                 break;
             }
         }
+        // All short: the largest bound wins once it is shown to have no mate within the
+        // next largest (a mate found within lowers it, and the next is tried).
+        if bounds.iter().all(|b| b.3) {
+            for _ in 0..4 {
+                bounds.sort_by_key(|b| (std::cmp::Reverse(eff(b)), b.2));
+                let (top, next) = (eff(&bounds[0]), eff(&bounds[1]));
+                if top == next {
+                    break;
+                }
+                let within = next + bounds[0].2;
+                let c = g.after(bounds[0].0);
+                match self.mate_within(&c, within, 200_000 << 4) {
+                    Some(Some(len)) => bounds[0].1 = u32::from(len).min(within),
+                    None if self.main.aborted() => return None,
+                    _ => break,
+                }
+            }
+        }
         // The one left long, else the largest bound; plain moves before drops.
         let open = bounds.iter().any(|b| !b.3);
         bounds
