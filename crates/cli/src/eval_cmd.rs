@@ -33,8 +33,13 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         -stm
     };
     println!();
+    let kind = if net.is_hybrid() {
+        "hybrid: the hand-crafted score plus the net's correction"
+    } else {
+        "the net alone"
+    };
     println!(
-        "NNUE ({name}): {white} cp from White's side ({stm} for the side to move){}",
+        "NNUE ({name}, {kind}): {white} cp from White's side ({stm} for the side to move){}",
         if search::NNUE_BY_DEFAULT {
             "; the search's default"
         } else {

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 /// Whether a new pool evaluates with the embedded network (`true`) or the hand-crafted
 /// evaluation; whichever measured stronger (see the README).
-pub const NNUE_BY_DEFAULT: bool = false;
+pub const NNUE_BY_DEFAULT: bool = true;
 
 /// How an `info` score relates to the true value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
