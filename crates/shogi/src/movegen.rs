@@ -185,6 +185,31 @@ impl Position {
 
     /// Drops of every held kind onto the empty squares of `target`, with the drop rules.
     fn drop_moves(&self, list: &mut MoveList, target: Bitboard, per_kind: Option<&[Bitboard; 14]>) {
+        self.each_drop_onto(target, per_kind, |kind, to_bb| {
+            for to in to_bb {
+                list.push(Move::drop(kind, to));
+            }
+        });
+    }
+
+    /// The number of drops [`Position::drop_moves`] would list for `target` (no per-kind
+    /// restriction).
+    fn drop_count(&self, target: Bitboard) -> usize {
+        let mut n = 0;
+        self.each_drop_onto(target, None, |_, to_bb| n += to_bb.count_few());
+        n as usize
+    }
+
+    /// Calls `f(kind, squares)` for each kind in the hand of the side to move with its legal
+    /// drop squares among the empty squares of `target` (and of `per_kind[kind]` if given):
+    /// dead squares, nifu files and a mating pawn drop (uchifuzume) removed.
+    #[inline]
+    fn each_drop_onto(
+        &self,
+        target: Bitboard,
+        per_kind: Option<&[Bitboard; 14]>,
+        mut f: impl FnMut(PieceKind, Bitboard),
+    ) {
         let us = self.side;
         let hand = self.hands[us.index()];
         if hand.is_empty() {
@@ -201,36 +226,6 @@ impl Position {
             }
             if kind == PieceKind::Pawn {
                 to_bb &= !self.pieces_of(us, PieceKind::Pawn).files();
-                for to in to_bb {
-                    if !self.pawn_drop_mates(to) {
-                        list.push(Move::drop(kind, to));
-                    }
-                }
-            } else {
-                for to in to_bb {
-                    list.push(Move::drop(kind, to));
-                }
-            }
-        }
-    }
-
-    /// The number of drops [`Position::drop_moves`] would list for `target` (no per-kind
-    /// restriction).
-    fn drop_count(&self, target: Bitboard) -> usize {
-        let us = self.side;
-        let hand = self.hands[us.index()];
-        if hand.is_empty() {
-            return 0;
-        }
-        let empty = !self.occupied() & target;
-        let mut n = 0;
-        for kind in HAND_KINDS {
-            if !hand.has(kind) {
-                continue;
-            }
-            let mut to_bb = empty & live_squares(us, kind);
-            if kind == PieceKind::Pawn {
-                to_bb &= !self.pieces_of(us, PieceKind::Pawn).files();
                 // Only a pawn dropped in front of the enemy king can mate (uchifuzume).
                 if let Some(ek) = self.king_square(us.flip()) {
                     for to in to_bb & attacks::pawn(us.flip(), ek) {
@@ -240,9 +235,8 @@ impl Position {
                     }
                 }
             }
-            n += to_bb.count_few();
+            f(kind, to_bb);
         }
-        n as usize
     }
 
     /// True when dropping a pawn on `to` would checkmate (uchifuzume: such a drop is illegal).
