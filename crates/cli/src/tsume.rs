@@ -9,6 +9,7 @@
 use crate::args::Args;
 use mate::{Limits, MateSolver, Solution, Tsume, Verdict};
 use std::process::ExitCode;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Stack of a thread that runs the solver: the search recurses once a ply.
@@ -17,15 +18,23 @@ pub(crate) const SOLVER_STACK: usize = 512 << 20;
 /// plies take under 100 MiB, a wide margin).
 pub(crate) const SOLVER_MAX_PLY: u32 = 60_000;
 
+/// Starts `f` on a thread named `name` with a [`SOLVER_STACK`] stack.
+pub(crate) fn spawn_solver_thread<R: Send + 'static>(
+    name: &str,
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Result<JoinHandle<R>, String> {
+    std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(SOLVER_STACK)
+        .spawn(f)
+        .map_err(|e| format!("cannot start the solver thread: {e}"))
+}
+
 /// Runs `f` on a thread with a [`SOLVER_STACK`] stack and returns its result.
 pub(crate) fn on_solver_thread<R: Send + 'static>(
     f: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, String> {
-    std::thread::Builder::new()
-        .name("tsume".into())
-        .stack_size(SOLVER_STACK)
-        .spawn(f)
-        .map_err(|e| format!("cannot start the solver thread: {e}"))?
+    spawn_solver_thread("tsume", f)?
         .join()
         .map_err(|_| "the solver thread panicked".to_string())
 }

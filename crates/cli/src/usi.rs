@@ -57,46 +57,43 @@ fn start_mate(pos: Position, time: Option<Duration>, hash_mb: usize) -> Search {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     // The search recurses once a ply: a big stack and the matching ply cap.
-    let handle = std::thread::Builder::new()
-        .name("usi-mate".into())
-        .stack_size(crate::tsume::SOLVER_STACK)
-        .spawn(move || {
-            let limits = Limits {
-                nodes: u64::MAX,
-                time,
-                table_bytes: hash_mb.max(1) << 20,
-            };
-            let mut solver = MateSolver::<Tsume>::new(limits);
-            solver.set_max_ply(crate::tsume::SOLVER_MAX_PLY);
-            solver.set_stop_flag(flag);
-            solver.set_progress(Box::new(|s: &mate::Stats| {
-                println!(
-                    "info time {} nodes {} nps {} hashfull {}",
-                    s.time.as_millis(),
-                    s.nodes,
-                    s.nps(),
-                    s.table_fill_permille
-                );
-            }));
-            let s = solver.solve(&Tsume::new(pos));
+    let handle = crate::tsume::spawn_solver_thread("usi-mate", move || {
+        let limits = Limits {
+            nodes: u64::MAX,
+            time,
+            table_bytes: hash_mb.max(1) << 20,
+        };
+        let mut solver = MateSolver::<Tsume>::new(limits);
+        solver.set_max_ply(crate::tsume::SOLVER_MAX_PLY);
+        solver.set_stop_flag(flag);
+        solver.set_progress(Box::new(|s: &mate::Stats| {
             println!(
-                "info nodes {} time {} nps {} hashfull {}",
-                s.stats.nodes,
-                s.stats.time.as_millis(),
-                s.stats.nps(),
-                s.stats.table_fill_permille
+                "info time {} nodes {} nps {} hashfull {}",
+                s.time.as_millis(),
+                s.nodes,
+                s.nps(),
+                s.table_fill_permille
             );
-            match s.verdict {
-                Verdict::Mate => {
-                    let moves: Vec<String> = s.line.iter().map(|m| m.usi()).collect();
-                    println!("checkmate {}", moves.join(" "));
-                }
-                Verdict::NoMate => println!("checkmate nomate"),
-                Verdict::Unknown => println!("checkmate timeout"),
+        }));
+        let s = solver.solve(&Tsume::new(pos));
+        println!(
+            "info nodes {} time {} nps {} hashfull {}",
+            s.stats.nodes,
+            s.stats.time.as_millis(),
+            s.stats.nps(),
+            s.stats.table_fill_permille
+        );
+        match s.verdict {
+            Verdict::Mate => {
+                let moves: Vec<String> = s.line.iter().map(|m| m.usi()).collect();
+                println!("checkmate {}", moves.join(" "));
             }
-        })
-        // Spawning fails only when the system is out of threads or memory.
-        .expect("cannot start the mate search thread");
+            Verdict::NoMate => println!("checkmate nomate"),
+            Verdict::Unknown => println!("checkmate timeout"),
+        }
+    })
+    // Spawning fails only when the system is out of threads or memory.
+    .expect("cannot start the mate search thread");
     Search { handle, stop }
 }
 
