@@ -351,6 +351,19 @@ impl<G: MateGame> Solver<G> {
         self.table_key_of(g.board_key(), ply)
     }
 
+    /// The table key of a child `ply + 1` plies down, from its board key. Its cluster (in
+    /// ply-limited runs also the cluster of its unlimited entry, which the child reads first)
+    /// starts loading while the caller goes on.
+    #[inline]
+    fn prefetch_child(&self, board_key: u64, ply: u32) -> u64 {
+        let ck = self.table_key_of(board_key, ply + 1);
+        self.table.prefetch(ck);
+        if self.depth_limit.is_some() {
+            self.table.prefetch(board_key);
+        }
+        ck
+    }
+
     /// [`Solver::table_key`] from the board key.
     #[inline]
     fn table_key_of(&self, board_key: u64, ply: u32) -> u64 {
@@ -528,61 +541,40 @@ impl<G: MateGame> Solver<G> {
             if futile.contains(&m) {
                 continue;
             }
-            if !or_node {
-                // A defender move: the child needs only its keys and hand, which the game
-                // computes without building the position.
-                let (board_key, full, h) = g.child_keys(m);
-                let ck = self.table_key_of(board_key, ply + 1);
-                self.table.prefetch(ck);
-                if remaining.is_some() {
-                    self.table.prefetch(board_key);
+            // Attacker moves: the child is built and looked at one ply further (a check with
+            // no answer mates; the number of answers is its first proof number, df-pn+).
+            // Defender moves: the child needs only its keys and hand, which the game computes
+            // without building the position.
+            let (ck, full, h, init_pn) = if or_node {
+                let c = g.after(m);
+                let ck = self.prefetch_child(c.board_key(), ply);
+                let answers = c.defender_move_count();
+                if answers == 0 && c.is_mated() {
+                    // Mate in one: no need to look further.
+                    let cp = c.mated_proof_hand();
+                    self.table.store(ck, cp, 0, INF, 0, 1);
+                    let p = g.or_proof_hand(m, cp);
+                    self.moves[depth] = moves;
+                    self.buffers[depth] = kids;
+                    self.table.store(key, p, 0, INF, 1, 1);
+                    return (0, INF, 1, p, NO_REP);
                 }
-                kids.push(Child {
-                    mv: m,
-                    key: ck,
-                    full,
-                    hand: h,
-                    pn: 1,
-                    dn: 1,
-                    init_pn: 1,
-                    len: 0,
-                    rep: NO_REP,
-                    dhand: h,
-                });
-                continue;
-            }
-            let c = g.after(m);
-            let ck = self.table_key(&c, ply + 1);
-            // The child's cluster loads while its answers are counted (in ply-limited runs also
-            // the cluster of its unlimited entry, which the child reads first).
-            self.table.prefetch(ck);
-            if remaining.is_some() {
-                self.table.prefetch(c.board_key());
-            }
-            // Attacker nodes look one ply further: a check with no answer mates, and the
-            // number of answers is the child's first proof number (df-pn+).
-            let answers = if or_node { c.defender_move_count() } else { 1 };
-            if or_node && answers == 0 && c.is_mated() {
-                // Mate in one: no need to look further.
-                let cp = c.mated_proof_hand();
-                self.table.store(ck, cp, 0, INF, 0, 1);
-                let p = g.or_proof_hand(m, cp);
-                self.moves[depth] = moves;
-                self.buffers[depth] = kids;
-                self.table.store(key, p, 0, INF, 1, 1);
-                return (0, INF, 1, p, NO_REP);
-            }
+                (ck, c.key(), c.attacker_hand(), (answers as u32).max(1))
+            } else {
+                let (board_key, full, h) = g.child_keys(m);
+                (self.prefetch_child(board_key, ply), full, h, 1)
+            };
             kids.push(Child {
                 mv: m,
                 key: ck,
-                full: c.key(),
-                hand: c.attacker_hand(),
+                full,
+                hand: h,
                 pn: 1,
                 dn: 1,
-                init_pn: (answers as u32).max(1),
+                init_pn,
                 len: 0,
                 rep: NO_REP,
-                dhand: c.attacker_hand(),
+                dhand: h,
             });
         }
         self.moves[depth] = moves;
