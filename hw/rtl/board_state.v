@@ -1,8 +1,8 @@
 // Game-state registers: piece bitboards by kind and colour, side to move, en-passant square,
 // castling rights (by rook square, so Chess960 works) and the make / unmake / null datapath.
 //
-// Two stages, one command a clock: the command stage decodes the word (whether or not the
-// device is ready: only the enables below depend on `accept`, so the ready logic does not fan
+// Two stages, one command a clock: the command stage decodes the word (whether or not it is
+// valid and the device ready: only the enables below depend on `accept`, so neither fans
 // out to the masks) into, for each kind and
 // for the side to move and its opponent, the squares to clear and the squares to set (a
 // decoder per square, no look-up in the board); the next clock applies them (one LUT per

@@ -149,6 +149,35 @@ function automatic [7:0] line_gather(input [1:0] axis, input [3:0] id, input [63
     end
 endfunction
 
+// The line through the one square of board `one` as a one-hot line select (bit l: line_id l),
+// an OR of the line's squares, so the gather below needs no decoder.
+function automatic [14:0] line_select(input [1:0] axis, input [63:0] one);
+    integer s;
+    begin
+        line_select = 15'd0;
+        for (s = 0; s < 64; s = s + 1)
+            if (one[s]) line_select = line_select | (15'd1 << line_id(axis, s[5:0]));
+    end
+endfunction
+
+// line_gather with the line given as a one-hot select (from line_select): an AND-OR.
+function automatic [7:0] line_gather_sel(input [1:0] axis, input [14:0] sel, input [63:0] b);
+    integer x, l, r;
+    begin
+        line_gather_sel = 8'd0;
+        for (x = 0; x < 8; x = x + 1)
+            for (l = 0; l < 15; l = l + 1) begin
+                case (axis)
+                    AXIS_FILE: r = (l < 8) ? 8 * x + l : -1;
+                    AXIS_RANK: r = (l < 8) ? 8 * l + x : -1;
+                    AXIS_DIAG: r = (l + x - 7 >= 0 && l + x - 7 < 8) ? 8 * (l + x - 7) + x : -1;
+                    default:   r = (l - x >= 0 && l - x < 8) ? 8 * (l - x) + x : -1;
+                endcase
+                if (r >= 0) line_gather_sel[x] = line_gather_sel[x] | (sel[l] & b[r]);
+            end
+    end
+endfunction
+
 // The board with the 8 line bits a8 put back on line `id`.
 function automatic [63:0] line_scatter(input [1:0] axis, input [3:0] id, input [7:0] a8);
     integer s;

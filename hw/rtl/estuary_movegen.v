@@ -64,9 +64,9 @@ module estuary_movegen (
     board_state board (
         .clk(clk),
         .accept(accept),
-        .load(cmd_valid && cmd == CMD_LOAD), .load_addr(cmd_addr), .load_data(cmd_data),
-        .make(cmd_valid && cmd == CMD_MAKE), .make_null(cmd_valid && cmd == CMD_NULL),
-        .unmake(cmd_valid && cmd == CMD_UNMAKE), .word(cmd_data),
+        .load(cmd == CMD_LOAD), .load_addr(cmd_addr), .load_data(cmd_data),
+        .make(cmd == CMD_MAKE), .make_null(cmd == CMD_NULL),
+        .unmake(cmd == CMD_UNMAKE), .word(cmd_data),
         .kinds(kinds), .colors(colors), .side(side), .ep(ep), .rights(rights), .rook_sqs(rook_sqs));
 
     wire [5:0]   king_sq;

@@ -42,10 +42,14 @@ module king_analysis (
 
     // ---- stage 1: king square, its neighbourhood words ----
     reg [5:0]  k1;
+    reg [59:0] lsel1;   // the king's line on axis a, one-hot, at [15a +: 15]
     reg [63:0] ours1, occ1w, orth1, diag1, knights1, pawns1;
     reg        side1;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : king_lines
+        integer a;
         k1 <= onehot_index(king0);
+        for (a = 0; a < 4; a = a + 1)
+            lsel1[15 * a +: 15] <= line_select(a[1:0], king0);
         ours1 <= ours0;
         occ1w <= occ0;
         orth1 <= orth0;
@@ -55,25 +59,27 @@ module king_analysis (
         side1 <= side0;
     end
 
-    // ---- stage 2: line gathers, leaper checkers ----
+    // ---- stage 2: line gathers (the line selects of stage 1), the leaper ROMs at the king ----
     reg [5:0]  k2g;
     reg [31:0] occ2g;   // line a at [8a +: 8]
     reg [31:0] own2g;
     reg [31:0] sl2g;
-    reg [63:0] leap2g;
+    reg [63:0] katt2g, patt2g, knights2g, pawns2g;   // leaper attacks of the king square, our leapers
     always @(posedge clk) begin : lines_1
         integer a;
         k2g <= k1;
         for (a = 0; a < 4; a = a + 1) begin
-            occ2g[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], k1), occ1w);
-            own2g[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], k1), ours1);
-            sl2g[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], k1), a < 2 ? orth1 : diag1);
+            occ2g[8 * a +: 8] <= line_gather_sel(a[1:0], lsel1[15 * a +: 15], occ1w);
+            own2g[8 * a +: 8] <= line_gather_sel(a[1:0], lsel1[15 * a +: 15], ours1);
+            sl2g[8 * a +: 8] <= line_gather_sel(a[1:0], lsel1[15 * a +: 15], a < 2 ? orth1 : diag1);
         end
-        leap2g <= (rom_knight_attacks(k1) & knights1)
-                | ((side1 ? rom_black_pawn_attacks(k1) : rom_white_pawn_attacks(k1)) & pawns1);
+        katt2g <= rom_knight_attacks(k1);
+        patt2g <= side1 ? rom_black_pawn_attacks(k1) : rom_white_pawn_attacks(k1);
+        knights2g <= knights1;
+        pawns2g <= pawns1;
     end
 
-    // ---- stage 3: the king's line attacks (line ROM, block RAM) ----
+    // ---- stage 3: the king's line attacks (line ROM, block RAM), leaper checkers ----
     reg [5:0]  k2;
     reg [31:0] occ2;   // line a at [8a +: 8]
     reg [31:0] own2;   // line a at [8a +: 8]
@@ -83,7 +89,7 @@ module king_analysis (
     always @(posedge clk) begin : lines_2
         integer a;
         k2 <= k2g;
-        leap2 <= leap2g;
+        leap2 <= (katt2g & knights2g) | (patt2g & pawns2g);
         for (a = 0; a < 4; a = a + 1) begin
             occ2[8 * a +: 8] <= occ2g[8 * a +: 8];
             own2[8 * a +: 8] <= own2g[8 * a +: 8];
@@ -108,7 +114,7 @@ module king_analysis (
 
     // ---- stage 5: x-ray through our first pieces (line ROM, block RAM); the rays ----
     reg [5:0]  kx;
-    reg [31:0] xatt4, up4, dn4, own4, sl4;
+    reg [31:0] xatt4, up4, dn4, own4, sl4, abv4, blw4;
     reg [63:0] leap4;
     reg [31:0] xocc;
     always @* begin : lifted
@@ -124,6 +130,8 @@ module king_analysis (
         sl4 <= sl2r;
         for (a = 0; a < 4; a = a + 1) begin
             xatt4[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], k2r), xocc[8 * a +: 8]);
+            abv4[8 * a +: 8] <= above8(line_pos(a[1:0], k2r));
+            blw4[8 * a +: 8] <= below8(line_pos(a[1:0], k2r));
             up4[8 * a +: 8] <= att2r[8 * a +: 8] & above8(line_pos(a[1:0], k2r));
             dn4[8 * a +: 8] <= att2r[8 * a +: 8] & below8(line_pos(a[1:0], k2r));
         end
@@ -131,11 +139,13 @@ module king_analysis (
 
     // ---- stage 6: the x-ray block RAM's output, registered ----
     reg [5:0]  kxr;
-    reg [31:0] xatt4r, up4r, dn4r, own4r, sl4r;
+    reg [31:0] xatt4r, up4r, dn4r, own4r, sl4r, abv4r, blw4r;
     reg [63:0] leap4r;
     always @(posedge clk) begin
         kxr <= kx;
         xatt4r <= xatt4;
+        abv4r <= abv4;
+        blw4r <= blw4;
         up4r <= up4;
         dn4r <= dn4;
         own4r <= own4;
@@ -151,7 +161,6 @@ module king_analysis (
     reg [63:0] leap3;
     reg        lchk3;        // a leaper gives check
     reg [7:0]  up, dn, xup, xdn;
-    reg [2:0]  p;
     reg [2:0]  nchk;
     always @(posedge clk) begin : lines_3
         integer a;
@@ -160,11 +169,10 @@ module king_analysis (
         lchk3 <= leap4r != 64'd0;
         nchk = 3'd0;
         for (a = 0; a < 4; a = a + 1) begin
-            p = line_pos(a[1:0], kxr);
             up = up4r[8 * a +: 8];
             dn = dn4r[8 * a +: 8];
-            xup = xatt4r[8 * a +: 8] & above8(p);
-            xdn = xatt4r[8 * a +: 8] & below8(p);
+            xup = xatt4r[8 * a +: 8] & abv4r[8 * a +: 8];
+            xdn = xatt4r[8 * a +: 8] & blw4r[8 * a +: 8];
             cm3[8 * a +: 8] <= (((up & sl4r[8 * a +: 8]) != 8'd0) ? up : 8'd0) | (((dn & sl4r[8 * a +: 8]) != 8'd0) ? dn : 8'd0);
             pin3[8 * a +: 8] <= (((xup & sl4r[8 * a +: 8]) != 8'd0) ? (up & own4r[8 * a +: 8]) : 8'd0)
                      | (((xdn & sl4r[8 * a +: 8]) != 8'd0) ? (dn & own4r[8 * a +: 8]) : 8'd0);

@@ -7,10 +7,12 @@
 // pawn phase), 5 promotion pushes, 6 quiet moves (all mode only).
 //
 // Three decoupled units, so that no path runs through all of them:
-//   selector  flags F[phase][source] ("this source has a move in this phase"), written as the
-//             sets arrive. Each clock it takes the lowest source of the current phase's row
-//             (a 28-bit isolate), clears it and issues the group (phase, source); the next
-//             non-empty phase's row waits in a register, so a phase change costs no clock;
+//   selector  flags F[phase][source] ("this source has a move in this phase"), written a
+//             clock after the sets arrive (a flag stage tests each set against the victims).
+//             Each clock it takes the lowest source of the current phase's row (a 28-bit
+//             isolate), clears it and issues the group (phase, source); the next non-empty
+//             phase's row waits in a register and the phase after it is a registered one-hot,
+//             so a phase change costs no clock and no path runs through a phase search;
 //   fetch     reads the source's set (slot sets sit in a small RAM), masks it to the phase's
 //             victims and queues the group (4 entries);
 //   emitter   holds one group and takes its lowest destination each clock (a promotion
@@ -110,8 +112,9 @@ module move_stream (
     // ---- selector ----
     // ne[p]: phase p has a flag (fixed once the sets are loaded). Phases are taken in order, so
     // the selector holds the current phase's row in sel_row and the next non-empty phase's row
-    // in next_row (prepared off the loop from the phases still after it, `later`). The loop is
-    // short: sel_row -> lowest source (28-bit isolate) -> clear, or switch to next_row.
+    // in next_row (prepared off the loop from la1, the phase after it, one-hot in a register).
+    // The loop is short: sel_row -> clear its lowest source (28-bit isolate) while the row has
+    // two or more (a test beside the isolate), else switch to next_row.
     reg [7*NSRC-1:0] F;   // phase p, source s at bit NSRC*p + s
     reg [6:0]        ne, later;
     reg [NSRC-1:0]   sel_row, next_row;
@@ -136,11 +139,78 @@ module move_stream (
                 row_of = row_of | (ph1[k] ? f[NSRC * k +: NSRC] : {NSRC{1'b0}});
         end
     endfunction
-    wire [6:0]      first1 = ne & (~ne + 7'd1);
-    wire [6:0]      after_first = ne & ~first1;
-    wire [6:0]      second1 = after_first & (~after_first + 7'd1);
-    wire [6:0]      later1 = later & (~later + 7'd1);
-    wire [NSRC-1:0] pick = sel_row & (~sel_row + 1'b1);
+    // Lowest set bit of a phase set, as priority logic (7 bits: no carry chain).
+    function automatic [6:0] lowest7(input [6:0] b);
+        integer k;
+        reg found;
+        begin
+            found = 1'b0;
+            for (k = 0; k < 7; k = k + 1) begin
+                lowest7[k] = b[k] && !found;
+                found = found || b[k];
+            end
+        end
+    endfunction
+    // Whether a row has two or more sources (groups of four, then across the groups), so the
+    // selector knows whether the row survives this pick without waiting for the isolate.
+    function automatic two_or_more(input [NSRC-1:0] r);
+        integer g, k;
+        reg [6:0] any4, multi4;
+        reg seen, two;
+        begin
+            for (g = 0; g < 7; g = g + 1) begin
+                any4[g] = r[4 * g +: 4] != 4'd0;
+                multi4[g] = 1'b0;
+                seen = 1'b0;
+                for (k = 0; k < 4; k = k + 1) begin
+                    multi4[g] = multi4[g] || (seen && r[4 * g + k]);
+                    seen = seen || r[4 * g + k];
+                end
+            end
+            seen = 1'b0;
+            two = 1'b0;
+            for (g = 0; g < 7; g = g + 1) begin
+                two = two || (seen && any4[g]);
+                seen = seen || any4[g];
+            end
+            two_or_more = two || multi4 != 7'd0;
+        end
+    endfunction
+    // The first three non-empty phases and the rest, registered from ne before `go` (ne is
+    // final two clocks before it), so starting the selector is one AND-OR per row bit.
+    reg  [6:0]      pre_first, pre_second, pre_third, pre_rest;
+    wire [6:0]      ne_first = lowest7(ne);
+    wire [6:0]      ne_second = lowest7(ne & ~ne_first);
+    wire [6:0]      ne_third = lowest7(ne & ~ne_first & ~ne_second);
+    always @(posedge clk) begin
+        pre_first <= ne_first;
+        pre_second <= ne_second;
+        pre_third <= ne_third;
+        pre_rest <= ne & ~ne_first & ~ne_second & ~ne_third;
+    end
+    // After the next row: la1, the phase after it (one-hot), and `later`, the phases after la1.
+    reg  [6:0]      la1;
+    wire [6:0]      later1 = lowest7(later);
+    wire            sel_multi = two_or_more(sel_row);
+    // The lowest source of a row, in groups of four: the lowest bit of each group and the
+    // lowest non-empty group (priority logic, no 28-bit carry chain before the fetch's encoders).
+    function automatic [NSRC-1:0] lowest_source(input [NSRC-1:0] r);
+        integer g, k;
+        reg found, below;
+        begin
+            lowest_source = {NSRC{1'b0}};
+            found = 1'b0;
+            for (g = 0; g < 7; g = g + 1) begin
+                below = 1'b0;
+                for (k = 0; k < 4; k = k + 1) begin
+                    lowest_source[4 * g + k] = r[4 * g + k] && !below && !found;
+                    below = below || r[4 * g + k];
+                end
+                found = found || below;
+            end
+        end
+    endfunction
+    wire [NSRC-1:0] pick = lowest_source(sel_row);
     wire [NSRC-1:0] row_left = sel_row & ~pick;
 
     // ---- fetch: three stages to the queue ----
@@ -207,10 +277,12 @@ module move_stream (
     reg [1:0]  pcount;
     wire [63:0] rest = cur_bits & (cur_bits - 64'd1);
     wire        last = !cur_promo || cur_qonly || pcount == 2'd3;
-    wire        finish = cur_v && (cntmode || (last && cur_n1));
-    wire        take = !cur_v || finish;
+    // take: no group, or its last move leaves now (count-only: the whole group), so the next
+    // queued group loads. A register, computed a clock ahead from the state being loaded, so
+    // the 64-bit group load does not wait for the test.
+    reg         take;
     wire        pop = take && cnt != 4'd0;
-    wire        finishing = running && sel_empty && used == 5'd0 && (!cur_v || finish);
+    wire        finishing = running && sel_empty && used == 5'd0 && take;
     function automatic is_promo_src(input [4:0] src);
         is_promo_src = src == SRC_PROMO_CAP_W || src == SRC_PROMO_CAP_E || src == SRC_PROMO_PUSH;
     endfunction
@@ -225,8 +297,41 @@ module move_stream (
     reg [6:0]  o1_n;
     reg        o1_x4;
 
+    // ---- flag stage: each source's phases, registered a clock before F is written ----
+    // (the 64-bit victim tests of every source run here, so no path runs from the sets
+    // through the tests into F and on into ne)
+    reg        ld_v;              // load_sets, a clock later
+    reg [6:0]  ld_flags [0:11];   // pawn channels 0-8, king, castling short, long
+    reg        wv;                // a piece slot's set, a clock later
+    reg [3:0]  wv_slot;
+    reg [6:0]  wv_flags;
+    always @(posedge clk) begin : flag_stage
+        integer i;
+        ld_v <= load_sets && !start;
+        wv <= wr_valid && !start;
+        wv_slot <= wr_slot;
+        for (i = 0; i < 4; i = i + 1)
+            ld_flags[i] <= source_phases(pawn_r[i], victim[0], victim[1], victim[2], victim[3], victim[4], them, 1'b0, cntmode);
+        for (i = 4; i < 9; i = i + 1)
+            ld_flags[i] <= special_phases(pawn_r[i] != 64'd0 && (!capmode || i == SRC_EP_W || i == SRC_EP_E || i == SRC_PROMO_PUSH),
+                                          (i == SRC_EP_W || i == SRC_EP_E) ? PH_PAWN : (i == SRC_PROMO_PUSH) ? PH_PROMO : PH_QUIET,
+                                          cntmode);
+        ld_flags[9] <= source_phases(king_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
+        for (i = 0; i < 2; i = i + 1)
+            ld_flags[10 + i] <= special_phases(!capmode && castle_ok[i], PH_QUIET, cntmode);
+        wv_flags <= source_phases(wr_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
+    end
+
+    // `go` comes when every set has been written; their flags reach F a clock later and the
+    // first phases (pre_*) a clock after that, so the selector starts two clocks after `go`.
+    reg go1, go2;
+    always @(posedge clk) begin
+        go1 <= go && !start && !rst;
+        go2 <= go1 && !start && !rst;
+    end
+
+    reg [6:0] ne_add;
     integer i, q;
-    reg [6:0] set_flags, ne_add;
     always @(posedge clk) begin
         // source sets and flags
         if (start) begin
@@ -238,66 +343,57 @@ module move_stream (
             sel_ok <= 1'b0;
         end else begin
             ne_add = 7'd0;
-            if (load_sets) begin
-                for (i = 0; i < 4; i = i + 1) begin
-                    set_flags = source_phases(pawn_r[i], victim[0], victim[1], victim[2], victim[3], victim[4], them, 1'b0, cntmode);
-                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + i] <= set_flags[q];
-                    ne_add = ne_add | set_flags;
+            if (ld_v) begin
+                for (i = 0; i < 9; i = i + 1) begin
+                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + i] <= ld_flags[i][q];
+                    ne_add = ne_add | ld_flags[i];
                 end
-                for (i = 4; i < 9; i = i + 1) begin
-                    set_flags = special_phases(pawn_r[i] != 64'd0 && (!capmode || i == SRC_EP_W || i == SRC_EP_E || i == SRC_PROMO_PUSH),
-                                               (i == SRC_EP_W || i == SRC_EP_E) ? PH_PAWN : (i == SRC_PROMO_PUSH) ? PH_PROMO : PH_QUIET,
-                                               cntmode);
-                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + i] <= set_flags[q];
-                    ne_add = ne_add | set_flags;
-                end
-                set_flags = source_phases(king_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
-                for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_KING] <= set_flags[q];
-                ne_add = ne_add | set_flags;
-                for (i = 0; i < 2; i = i + 1) begin
-                    set_flags = special_phases(!capmode && castle_ok[i], PH_QUIET, cntmode);
-                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_CASTLE_S + i] <= set_flags[q];
-                    ne_add = ne_add | set_flags;
+                for (i = 0; i < 3; i = i + 1) begin
+                    for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_KING + i] <= ld_flags[9 + i][q];
+                    ne_add = ne_add | ld_flags[9 + i];
                 end
             end
             if (wr_valid) begin
                 slot_set[wr_slot] <= wr_set;
                 slot_sq[wr_slot] <= wr_sq;
-                set_flags = source_phases(wr_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
+            end
+            if (wv) begin
                 for (i = 0; i < 16; i = i + 1)
-                    if (wr_slot == i)
-                        for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_SLOT0 + i] <= set_flags[q];
-                ne_add = ne_add | set_flags;
+                    if (wv_slot == i)
+                        for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_SLOT0 + i] <= wv_flags[q];
+                ne_add = ne_add | wv_flags;
             end
             ne <= ne | ne_add;
             if (finishing) running <= 1'b0;
             // selector
-            if (go) begin
+            if (go2) begin
                 running <= 1'b1;
-                sel_row <= row_of(F, first1);
-                sel_ph <= onehot_index7(first1);
-                sel_ok <= ne != 7'd0;
-                next_row <= row_of(F, second1);
-                next_ph <= onehot_index7(second1);
-                next_ok <= after_first != 7'd0;
-                later <= after_first & ~second1;
+                sel_row <= row_of(F, pre_first);
+                sel_ph <= onehot_index7(pre_first);
+                sel_ok <= pre_first != 7'd0;
+                next_row <= row_of(F, pre_second);
+                next_ph <= onehot_index7(pre_second);
+                next_ok <= pre_second != 7'd0;
+                la1 <= pre_third;
+                later <= pre_rest;
             end else if (issue) begin
-                if (row_left != {NSRC{1'b0}}) begin
+                if (sel_multi) begin
                     sel_row <= row_left;
                 end else begin
                     sel_row <= next_row;
                     sel_ph <= next_ph;
                     sel_ok <= next_ok;
-                    next_row <= row_of(F, later1);
-                    next_ph <= onehot_index7(later1);
-                    next_ok <= later != 7'd0;
+                    next_row <= row_of(F, la1);
+                    next_ph <= onehot_index7(la1);
+                    next_ok <= la1 != 7'd0;
+                    la1 <= later1;
                     later <= later & ~later1;
                 end
             end
         end
 
         // fetch -> queue
-        used <= used + issue - pop;
+        used <= (issue && !pop) ? used + 5'd1 : (pop && !issue) ? used - 5'd1 : used;
         f1v <= issue;
         if (issue) begin
             f1_src <= onehot_index(pick);
@@ -335,7 +431,7 @@ module move_stream (
             q_n[q_wr] <= f3_n;
             q_wr <= q_wr + 3'd1;
         end
-        cnt <= cnt + f3v - pop;
+        cnt <= (f3v && !pop) ? cnt + 4'd1 : (pop && !f3v) ? cnt - 4'd1 : cnt;
 
         // emitter
         o1_v <= cur_v && !cntmode;
@@ -348,6 +444,8 @@ module move_stream (
         o1_x4 <= cur_promo && !cur_qonly;
         o1_done <= finishing;
         if (take) begin
+            take <= cnt == 4'd0 || cntmode
+                    || ((!is_promo_src(q_src[q_rd]) || (q_src[q_rd] == SRC_PROMO_PUSH && capmode)) && q_n[q_rd] == 7'd1);
             cur_v <= cnt != 4'd0;
             pcount <= 2'd0;
             cur_bits <= q_bits[q_rd];
@@ -360,11 +458,13 @@ module move_stream (
             cur_qonly <= q_src[q_rd] == SRC_PROMO_PUSH && capmode;
             if (pop) q_rd <= q_rd + 3'd1;
         end else if (last) begin
+            take <= (!cur_promo || cur_qonly) && cur_n == 7'd2;
             cur_bits <= rest;
             cur_n <= cur_n - 7'd1;
             cur_n1 <= cur_n == 7'd2;
             pcount <= 2'd0;
         end else begin
+            take <= pcount == 2'd2 && cur_n1;
             pcount <= pcount + 2'd1;
         end
 
@@ -377,6 +477,7 @@ module move_stream (
             q_rd <= 3'd0;
             q_wr <= 3'd0;
             cur_v <= 1'b0;
+            take <= 1'b1;
             o1_v <= 1'b0;
             o1_done <= 1'b0;
         end

@@ -76,10 +76,12 @@ module pawn_king_sets (
 
     // ---- king ----
     reg [5:0]  ksq;
-    reg [63:0] king_reach;
+    reg [63:0] king_rom, ours_k, king_reach;
     always @(posedge clk) begin
         ksq <= onehot_index(king0);
-        king_reach <= rom_king_attacks(ksq) & ~ours;
+        king_rom <= rom_king_attacks(ksq);
+        ours_k <= ours;
+        king_reach <= king_rom & ~ours_k;
         king_set <= king_reach & ~enemy_attacks;
     end
 

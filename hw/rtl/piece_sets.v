@@ -42,6 +42,7 @@ module piece_sets (
     reg [63:0] kset [0:3];    // of_kind0, a clock later
     reg [63:0] kset2 [0:3];   // the same without its lowest piece
     reg [3:0]  nonempty;
+    reg [3:0]  single;        // the kind has exactly one piece (kset2 == 0)
     reg [63:0] ours_w, occ_w;
     integer j;
     always @(posedge clk) begin
@@ -57,6 +58,7 @@ module piece_sets (
             kset[j] <= of_kind0[j];
             kset2[j] <= of_kind0[j] & (of_kind0[j] - 64'd1);
             nonempty[j] <= of_kind0[j] != 64'd0;
+            single[j] <= (of_kind0[j] & (of_kind0[j] - 64'd1)) == 64'd0;
         end
     end
 
@@ -79,38 +81,71 @@ module piece_sets (
         end
     endfunction
     wire [2:0] first_kind = nonempty[0] ? 3'd0 : nonempty[1] ? 3'd1 : nonempty[2] ? 3'd2 : nonempty[3] ? 3'd3 : 3'd4;
-    wire [2:0] nk = next_kind(nonempty, kcur);
-    wire       last = rem2 == 64'd0;
+    // What the iterator loads when it starts or leaves kind k, registered from the words
+    // (which hold still while generating), so a kind change is a 3:1 select of registers:
+    // the set, the set without its lowest piece, whether that piece is the only one, the kind.
+    reg [63:0] first_set, first_set2;
+    reg        first_last, first_ok;
+    reg [1:0]  first_k;
+    reg [63:0] next_set [0:2];
+    reg [63:0] next_set2 [0:2];
+    reg [2:0]  next_last, next_ok;
+    reg [1:0]  next_k [0:2];
+    always @(posedge clk) begin : next_sets
+        integer k;
+        reg [2:0] nk;
+        first_set <= kset[first_kind[1:0]];
+        first_set2 <= kset2[first_kind[1:0]];
+        first_last <= single[first_kind[1:0]];
+        first_ok <= !first_kind[2];
+        first_k <= first_kind[1:0];
+        for (k = 0; k < 3; k = k + 1) begin
+            nk = next_kind(nonempty, k[1:0]);
+            next_set[k] <= kset[nk[1:0]];
+            next_set2[k] <= kset2[nk[1:0]];
+            next_last[k] <= single[nk[1:0]];
+            next_ok[k] <= !nk[2];
+            next_k[k] <= nk[1:0];
+        end
+    end
+    reg        last;   // rem2 == 0: the current piece is the last of its kind
 
     reg        v0;
     reg [5:0]  sq0;
+    reg [59:0] lsel0;  // the piece's line on axis a, one-hot, at [15a +: 15]
     reg [1:0]  k0;
     reg [3:0]  s0;
-    always @(posedge clk) begin
+    always @(posedge clk) begin : iterate
+        integer a;
         v0 <= 1'b0;
         if (rst) begin
             active <= 1'b0;
         end else if (start) begin
-            active <= !first_kind[2];
-            kcur <= first_kind[1:0];
-            rem <= kset[first_kind[1:0]];
-            rem2 <= kset2[first_kind[1:0]];
+            active <= first_ok;
+            kcur <= first_k;
+            rem <= first_set;
+            rem2 <= first_set2;
+            last <= first_last;
             slot <= 4'd0;
         end else if (active) begin
             v0 <= 1'b1;
             sq0 <= onehot_index(rem ^ rem2);
+            for (a = 0; a < 4; a = a + 1)
+                lsel0[15 * a +: 15] <= line_select(a[1:0], rem ^ rem2);
             k0 <= kcur;
             s0 <= slot;
             slot <= slot + 4'd1;
             if (!last) begin
                 rem <= rem2;
                 rem2 <= rem2 & (rem2 - 64'd1);
-            end else if (!nk[2]) begin
-                kcur <= nk[1:0];
-                rem <= kset[nk[1:0]];
-                rem2 <= kset2[nk[1:0]];
+                last <= (rem2 & (rem2 - 64'd1)) == 64'd0;
             end else begin
-                active <= 1'b0;
+                // kcur is 3 only with its last piece, and then next_ok[3] would be 0
+                active <= kcur != 2'd3 && next_ok[kcur];
+                kcur <= next_k[kcur];
+                rem <= next_set[kcur];
+                rem2 <= next_set2[kcur];
+                last <= next_last[kcur];
             end
         end
     end
@@ -129,7 +164,7 @@ module piece_sets (
         k1 <= k0;
         s1 <= s0;
         for (a = 0; a < 4; a = a + 1)
-            occ1[8 * a +: 8] <= line_gather(a[1:0], line_id(a[1:0], sq0), occ_w);
+            occ1[8 * a +: 8] <= line_gather_sel(a[1:0], lsel0[15 * a +: 15], occ_w);
         jumps1 <= (attacker_kind(k0) == KIND_KNIGHT) ? rom_knight_attacks(sq0) : 64'd0;
     end
 
