@@ -102,6 +102,27 @@ function automatic [63:0] highest_bit(input [63:0] b);
     highest_bit = reverse64(lowest_bit(reverse64(b)));
 endfunction
 
+// At most one bit of b set: in groups of four (any, two or more), then across the groups;
+// logic levels only (no 64-bit carry chain as in b & (b - 1)).
+function automatic at_most_one(input [63:0] b);
+    integer g, k;
+    reg seen, two, gseen;
+    begin
+        two = 1'b0;
+        seen = 1'b0;
+        for (g = 0; g < 16; g = g + 1) begin
+            gseen = 1'b0;
+            for (k = 0; k < 4; k = k + 1) begin
+                two = two || (gseen && b[4 * g + k]);
+                gseen = gseen || b[4 * g + k];
+            end
+            two = two || (seen && gseen);
+            seen = seen || gseen;
+        end
+        at_most_one = !two;
+    end
+endfunction
+
 // Index of the only set bit of a one-hot board (OR of the indices of all set bits).
 function automatic [5:0] onehot_index(input [63:0] b);
     integer i;
@@ -175,6 +196,20 @@ function automatic [7:0] line_gather_sel(input [1:0] axis, input [14:0] sel, inp
                 endcase
                 if (r >= 0) line_gather_sel[x] = line_gather_sel[x] | (sel[l] & b[r]);
             end
+    end
+endfunction
+
+// The one-hot line select of square sq's line on an axis (bit l: line_id l).
+function automatic [14:0] line_select_sq(input [1:0] axis, input [5:0] sq);
+    line_select_sq = 15'd1 << line_id(axis, sq);
+endfunction
+
+// line_scatter with the line given as a one-hot select: one AND per square.
+function automatic [63:0] line_scatter_sel(input [1:0] axis, input [14:0] sel, input [7:0] a8);
+    integer s;
+    begin
+        for (s = 0; s < 64; s = s + 1)
+            line_scatter_sel[s] = sel[line_id(axis, s[5:0])] && a8[line_pos(axis, s[5:0])];
     end
 endfunction
 

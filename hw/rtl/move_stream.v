@@ -80,22 +80,24 @@ module move_stream (
         special_phases = !any ? 7'd0 : counting ? 7'd1 : (7'd1 << phase);
     endfunction
 
-    // Count-only mode needs no order: every source's whole set is one group, flagged in
-    // phase 0, and the emitter adds a group's popcount each clock instead of streaming it.
+    // Phases in which a destination set S of an ordinary mover (pawn capture channel, piece,
+    // king) has moves: the six 64-bit tests (each victim kind, the empty squares) come first and
+    // the modes only select among their results, so the mode bits do not fan out to 64-bit masks.
+    // Count-only mode needs no order: every source's whole set is one group, flagged in phase 0,
+    // and the emitter adds a group's size each clock instead of streaming it.
     function automatic [6:0] source_phases(input [63:0] s, input [63:0] v0, input [63:0] v1,
                                            input [63:0] v2, input [63:0] v3, input [63:0] v4,
                                            input [63:0] th, input quiet, input counting);
-        if (counting) source_phases = {6'd0, (s & (quiet ? ~64'd0 : th)) != 64'd0};
-        else source_phases = mover_phases(s, v0, v1, v2, v3, v4, th, quiet);
-    endfunction
-
-    // Phases in which a destination set S of an ordinary mover (pawn capture channel, piece,
-    // king) has moves.
-    function automatic [6:0] mover_phases(input [63:0] s, input [63:0] v0, input [63:0] v1,
-                                          input [63:0] v2, input [63:0] v3, input [63:0] v4,
-                                          input [63:0] th, input quiet);
-        mover_phases = {quiet && (s & ~th) != 64'd0, 1'b0, (s & v4) != 64'd0, (s & v3) != 64'd0,
-                        (s & v2) != 64'd0, (s & v1) != 64'd0, (s & v0) != 64'd0};
+        reg [4:0] hit;
+        reg       q;
+        begin
+            hit = {(s & v4) != 64'd0, (s & v3) != 64'd0, (s & v2) != 64'd0, (s & v1) != 64'd0, (s & v0) != 64'd0};
+            q = (s & ~th) != 64'd0;
+            // A legal destination set never holds the opponent's king, so its captures are the
+            // five victim kinds'.
+            if (counting) source_phases = {6'd0, hit != 5'd0 || (quiet && q)};
+            else source_phases = {quiet && q, 1'b0, hit};
+        end
     endfunction
 
     // ---- source sets ----
