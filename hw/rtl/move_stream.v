@@ -178,18 +178,7 @@ module move_stream (
             two_or_more = two || multi4 != 7'd0;
         end
     endfunction
-    // The first three non-empty phases and the rest, registered from ne before `go` (ne is
-    // final two clocks before it), so starting the selector is one AND-OR per row bit.
     reg  [6:0]      pre_first, pre_second, pre_third, pre_rest;
-    wire [6:0]      ne_first = lowest7(ne);
-    wire [6:0]      ne_second = lowest7(ne & ~ne_first);
-    wire [6:0]      ne_third = lowest7(ne & ~ne_first & ~ne_second);
-    always @(posedge clk) begin
-        pre_first <= ne_first;
-        pre_second <= ne_second;
-        pre_third <= ne_third;
-        pre_rest <= ne & ~ne_first & ~ne_second & ~ne_third;
-    end
     // After the next row: la1, the phase after it (one-hot), and `later`, the phases after la1.
     reg  [6:0]      la1;
     wire [6:0]      later1 = lowest7(later);
@@ -324,15 +313,31 @@ module move_stream (
         wv_flags <= source_phases(wr_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
     end
 
-    // `go` comes when every set has been written; their flags reach F a clock later and the
-    // first phases (pre_*) a clock after that, so the selector starts two clocks after `go`.
-    reg go1, go2;
+    // The phases the flags being written add to ne.
+    reg [6:0] ne_add;
+    always @* begin : phases_added
+        integer i;
+        ne_add = wv ? wv_flags : 7'd0;
+        for (i = 0; i < 12; i = i + 1)
+            if (ld_v) ne_add = ne_add | ld_flags[i];
+    end
+    // The first three non-empty phases and the rest, registered with ne (from the flags being
+    // written), so starting the selector is one AND-OR per row bit. `go` comes when every set
+    // has been written; their flags reach F, ne and these a clock later, so the selector starts
+    // a clock after `go` (go1).
+    wire [6:0] ne_next = ne | ne_add;
+    wire [6:0] ne_first = lowest7(ne_next);
+    wire [6:0] ne_second = lowest7(ne_next & ~ne_first);
+    wire [6:0] ne_third = lowest7(ne_next & ~ne_first & ~ne_second);
+    reg        go1;
     always @(posedge clk) begin
+        pre_first <= ne_first;
+        pre_second <= ne_second;
+        pre_third <= ne_third;
+        pre_rest <= ne_next & ~ne_first & ~ne_second & ~ne_third;
         go1 <= go && !start && !rst;
-        go2 <= go1 && !start && !rst;
     end
 
-    reg [6:0] ne_add;
     integer i, q;
     always @(posedge clk) begin
         // source sets and flags
@@ -344,15 +349,12 @@ module move_stream (
             running <= 1'b0;
             sel_ok <= 1'b0;
         end else begin
-            ne_add = 7'd0;
             if (ld_v) begin
                 for (i = 0; i < 9; i = i + 1) begin
                     for (q = 0; q < 7; q = q + 1) F[NSRC * q + i] <= ld_flags[i][q];
-                    ne_add = ne_add | ld_flags[i];
                 end
                 for (i = 0; i < 3; i = i + 1) begin
                     for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_KING + i] <= ld_flags[9 + i][q];
-                    ne_add = ne_add | ld_flags[9 + i];
                 end
             end
             if (wr_valid) begin
@@ -363,12 +365,11 @@ module move_stream (
                 for (i = 0; i < 16; i = i + 1)
                     if (wv_slot == i)
                         for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_SLOT0 + i] <= wv_flags[q];
-                ne_add = ne_add | wv_flags;
             end
-            ne <= ne | ne_add;
+            ne <= ne_next;
             if (finishing) running <= 1'b0;
             // selector
-            if (go2) begin
+            if (go1) begin
                 running <= 1'b1;
                 sel_row <= row_of(F, pre_first);
                 sel_ph <= onehot_index7(pre_first);
