@@ -392,6 +392,19 @@ impl<G: MateGame> Solver<G> {
         (p.pn, p.dn, p.hand, p.len)
     }
 
+    /// Records that the attacker mates from `g` within `len` plies (along a line read after
+    /// the proof) in the unlimited table, so that ply-limited searches read it; pinned against
+    /// replacement. A stored proof at least as short is kept.
+    pub(crate) fn record_mate_length(&mut self, g: &G, len: u16) {
+        let p = self.table.probe(g.board_key(), g.attacker_hand());
+        let hand = match p.pn {
+            0 if p.len <= len => return,
+            0 => p.hand,
+            _ => g.attacker_hand(),
+        };
+        self.table.store(g.board_key(), hand, 0, INF, len, 1 << 40);
+    }
+
     fn check_limits(&mut self) {
         if self.nodes >= self.limits.nodes || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;

@@ -8,12 +8,16 @@
 //! mates within l plies) and disproofs; repetition disproofs are keyed by path and limit. Optionally (see [`MateSolver::set_skip_futile`]) futile interpositions are
 //! left out. The line is then read move by move: the attacker plays a check that mates
 //! within the plies left, the defender an evasion that is not mated two plies sooner.
+//! Proofs too long for that are read from the table (`proven_line`) and the
+//! attacker's detours taken out afterwards (`shorten.rs`).
 
 use crate::dfpn::{Limits, Progress, Solver, Stats, Verdict};
 use crate::game::MateGame;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod shorten;
 
 /// Nodes the shortest-line search may always take, however quick the proof was.
 const SHORTEST_LINE_MIN_NODES: u64 = 2_000_000;
@@ -29,6 +33,13 @@ const EXACT_TAIL: u32 = 40;
 const MAX_CHECKED_BOUND: u32 = 127;
 /// Node budget, per ply of its limit, of the first check of a defender's choice.
 const LINE_STEP_NODES: u64 = 25_000;
+/// Rounds of the comparison between evasions that all have a mate within
+/// [`MAX_CHECKED_BOUND`] (each lowers one bound or ends it).
+const ALL_SHORT_ROUNDS: usize = 16;
+/// Largest stored bound of a lone unsearched evasion that is still compared with the others.
+const LONE_CHECKED_BOUND: u32 = 2 * MAX_CHECKED_BOUND;
+/// Node budget of each comparison search for such an evasion.
+const LONE_CHECK_NODES: u64 = 800_000;
 /// Node budget of one exact search of a line's tail.
 const TAIL_NODES: u64 = 8_000_000;
 
@@ -163,7 +174,12 @@ impl<G: MateGame> MateSolver<G> {
             None => {
                 self.main.set_limits(self.limits.nodes, self.limits.time);
                 self.main.resume();
-                self.proven_line(root)
+                let line = self.proven_line(root);
+                if self.line_mates(root, &line) {
+                    self.shorten_attacker(root, line)
+                } else {
+                    line
+                }
             }
         };
         let all = self.main.stats();
@@ -254,6 +270,15 @@ impl<G: MateGame> MateSolver<G> {
         }
         self.main.set_depth_limit(Some(best));
         self.read_line(root, best)
+    }
+
+    /// True when `line` ends with the defender mated.
+    fn line_mates(&self, root: &G, line: &[G::Move]) -> bool {
+        let mut g = root.clone();
+        for &m in line {
+            g = g.after(m);
+        }
+        line.len() % 2 == 1 && g.is_mated()
     }
 
     /// Reads the line at exact length `e` from the ply-limited solver.
@@ -392,7 +417,9 @@ impl<G: MateGame> MateSolver<G> {
     ///   the exact shortest-mate, longest-resistance line of the ply-limited search.
     ///
     /// The attacker's choices before the tail are the shortest stored proofs, not shown
-    /// shortest. The line stops early (not ending in mate) when a limit runs out.
+    /// shortest: a line that mates is then shortened ([`Self::shorten_attacker`], local
+    /// shortcuts found by small ply-limited searches). The line stops early (not ending in
+    /// mate) when a limit runs out.
     fn proven_line(&mut self, root: &G) -> Vec<G::Move> {
         self.main.set_depth_limit(None);
         let mut line = Vec::new();
@@ -478,9 +505,10 @@ impl<G: MateGame> MateSolver<G> {
     /// mate within `k` on the main line is not). A lone long one is the answer; with none,
     /// the largest bound; with several, the largest bound among them. Evasions are searched
     /// smallest bound first, and the last one left is taken as long unsearched when all the
-    /// others are short (the usual case). A drop between king and checker that the checker
-    /// can take counts 2 plies less (the capture): one that only adds those plies is futile
-    /// (muda-ai) and not preferred. `None` when a limit ran out.
+    /// others are short (the usual case), unless its bound is at most [`LONE_CHECKED_BOUND`]:
+    /// then it is compared like the short ones. A drop between king and checker that the
+    /// checker can take counts 2 plies less (the capture): one that only adds those plies is
+    /// futile (muda-ai) and not preferred. `None` when a limit ran out.
     fn longest_evasion(&mut self, g: &G, kids: &[(G::Move, u16)]) -> Option<G::Move> {
         // (move, bound, futile-drop allowance, shown short, shown to have no mate within)
         let mut bounds: Vec<(G::Move, u32, u32, bool, u32)> = kids
@@ -531,10 +559,23 @@ impl<G: MateGame> MateSolver<G> {
                 break;
             }
         }
+        // A lone evasion left long only because it was never searched (the others' bounds
+        // were within k) is shown long only by its stored bound, which can be poor (in
+        // Microcosmos a lance interposition stored 133 plies has a mate in 43 where the
+        // knight's has 123): when that bound is not far above k it is compared with the
+        // others as if short, with a smaller budget.
+        let open: Vec<usize> = (0..bounds.len()).filter(|&i| !bounds[i].3).collect();
+        let mut budget = 200_000 << 4;
+        if let [o] = open[..] {
+            if bounds[o].4 < MAX_CHECKED_BOUND && eff(&bounds[o]) <= LONE_CHECKED_BOUND {
+                bounds[o].3 = true;
+                budget = LONE_CHECK_NODES;
+            }
+        }
         // All short: the largest bound wins once it is shown to have no mate within the
         // next largest (a mate found within lowers it, and the next is tried).
         if bounds.iter().all(|b| b.3) {
-            for _ in 0..4 {
+            for _ in 0..ALL_SHORT_ROUNDS {
                 bounds.sort_by_key(|b| (std::cmp::Reverse(eff(b)), b.2));
                 let (top, next) = (eff(&bounds[0]), eff(&bounds[1]));
                 if top == next {
@@ -542,7 +583,7 @@ impl<G: MateGame> MateSolver<G> {
                 }
                 let within = next + bounds[0].2;
                 let c = g.after(bounds[0].0);
-                match self.mate_within(&c, within, 200_000 << 4) {
+                match self.mate_within(&c, within, budget) {
                     Some(Some(len)) => bounds[0].1 = u32::from(len).min(within),
                     None if self.main.aborted() => return None,
                     _ => break,

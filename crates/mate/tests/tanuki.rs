@@ -67,8 +67,8 @@ fn all_tanuki_problems_are_solved_with_legal_mating_lines() {
 
 /// The line read from the table (the method for problems too long for the shortest-line
 /// search, forced here with `set_line_search(0, 0)`) on every fifth problem: each must be a
-/// legal mate; the lengths are not shown shortest (371 of 396 match the listed ones today,
-/// the floor below).
+/// legal mate; the lengths are not shown shortest (391 of 396 match the listed ones today,
+/// with the attacker's detours taken out; 371 before that).
 #[test]
 fn lines_read_from_the_table_are_legal_mates() {
     let Some(text) = data() else { return };
@@ -90,5 +90,5 @@ fn lines_read_from_the_table_are_legal_mates() {
     }
     eprintln!("table lines: length-matched {matched}/{total}");
     assert_eq!(total, 396);
-    assert!(matched >= 371, "only {matched} lengths match");
+    assert!(matched >= 391, "only {matched} lengths match");
 }
