@@ -102,25 +102,26 @@ function automatic [63:0] highest_bit(input [63:0] b);
     highest_bit = reverse64(lowest_bit(reverse64(b)));
 endfunction
 
-// At most one bit of b set: in groups of four (any, two or more), then across the groups;
-// logic levels only (no 64-bit carry chain as in b & (b - 1)).
-function automatic at_most_one(input [63:0] b);
-    integer g, k;
-    reg seen, two, gseen;
+// Two or more bits of b set, as a balanced tree of (any, two or more) pairs: two halves hold
+// two or more if either does or both hold any. Logic levels only, no 64-bit carry chain as in
+// (b & (b - 1)) != 0.
+function automatic two_or_more(input [63:0] b);
+    integer k, w;
+    reg [63:0] any, two;
     begin
-        two = 1'b0;
-        seen = 1'b0;
-        for (g = 0; g < 16; g = g + 1) begin
-            gseen = 1'b0;
-            for (k = 0; k < 4; k = k + 1) begin
-                two = two || (gseen && b[4 * g + k]);
-                gseen = gseen || b[4 * g + k];
+        any = b;
+        two = 64'd0;
+        for (w = 32; w >= 1; w = w / 2)
+            for (k = 0; k < w; k = k + 1) begin
+                two[k] = two[2 * k] || two[2 * k + 1] || (any[2 * k] && any[2 * k + 1]);
+                any[k] = any[2 * k] || any[2 * k + 1];
             end
-            two = two || (seen && gseen);
-            seen = seen || gseen;
-        end
-        at_most_one = !two;
+        two_or_more = two[0];
     end
+endfunction
+
+function automatic at_most_one(input [63:0] b);
+    at_most_one = !two_or_more(b);
 endfunction
 
 // Index of the only set bit of a one-hot board (OR of the indices of all set bits).

@@ -153,55 +153,14 @@ module move_stream (
             end
         end
     endfunction
-    // Whether a row has two or more sources (groups of four, then across the groups), so the
-    // selector knows whether the row survives this pick without waiting for the isolate.
-    function automatic two_or_more(input [NSRC-1:0] r);
-        integer g, k;
-        reg [6:0] any4, multi4;
-        reg seen, two;
-        begin
-            for (g = 0; g < 7; g = g + 1) begin
-                any4[g] = r[4 * g +: 4] != 4'd0;
-                multi4[g] = 1'b0;
-                seen = 1'b0;
-                for (k = 0; k < 4; k = k + 1) begin
-                    multi4[g] = multi4[g] || (seen && r[4 * g + k]);
-                    seen = seen || r[4 * g + k];
-                end
-            end
-            seen = 1'b0;
-            two = 1'b0;
-            for (g = 0; g < 7; g = g + 1) begin
-                two = two || (seen && any4[g]);
-                seen = seen || any4[g];
-            end
-            two_or_more = two || multi4 != 7'd0;
-        end
-    endfunction
+    // Whether a row has two or more sources (a balanced tree, estuary_defs.vh), so the selector
+    // knows whether the row survives this pick without waiting for the isolate.
     reg  [6:0]      pre_first, pre_second, pre_third, pre_rest;
     // After the next row: la1, the phase after it (one-hot), and `later`, the phases after la1.
     reg  [6:0]      la1;
     wire [6:0]      later1 = lowest7(later);
-    wire            sel_multi = two_or_more(sel_row);
-    // The lowest source of a row, in groups of four: the lowest bit of each group and the
-    // lowest non-empty group (priority logic, no 28-bit carry chain before the fetch's encoders).
-    function automatic [NSRC-1:0] lowest_source(input [NSRC-1:0] r);
-        integer g, k;
-        reg found, below;
-        begin
-            lowest_source = {NSRC{1'b0}};
-            found = 1'b0;
-            for (g = 0; g < 7; g = g + 1) begin
-                below = 1'b0;
-                for (k = 0; k < 4; k = k + 1) begin
-                    lowest_source[4 * g + k] = r[4 * g + k] && !below && !found;
-                    below = below || r[4 * g + k];
-                end
-                found = found || below;
-            end
-        end
-    endfunction
-    wire [NSRC-1:0] pick = lowest_source(sel_row);
+    wire            sel_multi = two_or_more({{(64 - NSRC){1'b0}}, sel_row});
+    wire [NSRC-1:0] pick = sel_row & (~sel_row + 1'b1);
     wire [NSRC-1:0] row_left = sel_row & ~pick;
 
     // ---- fetch: three stages to the queue ----
