@@ -120,8 +120,50 @@ fn deep_searches_stop_at_the_ply_cap_instead_of_overflowing_the_stack() {
     }
 }
 
+/// The last 61 plies of Microcosmos (from published ply 1464), with the line read from the
+/// table as for long proofs (the shortest-line search from the root turned off): the proof
+/// df-pn finds there walks the king around a corner before a knight drop (a 65-ply line when
+/// read as it is), a detour the line must not keep, and the defender must choose the longest
+/// resistance: the line has the published length. A few seconds.
+#[test]
+fn a_late_stretch_of_microcosmos_read_from_the_table_has_the_published_length() {
+    const FROM: usize = 1464;
+    let p = problems()
+        .into_iter()
+        .find(|p| p.id == "microcosmos")
+        .expect("microcosmos is listed");
+    let mut pos = Position::from_sfen(&p.sfen).expect("parses");
+    let text = p.line.expect("microcosmos has its main line");
+    for usi in text.split_whitespace().take(FROM) {
+        let m = pos.parse_usi(usi).expect("the published line is legal");
+        pos.play(m);
+    }
+    let start = pos.clone();
+    let sol = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let mut s = MateSolver::<Tsume>::new(Limits {
+                table_bytes: 256 << 20,
+                nodes: 40_000_000,
+                ..Limits::default()
+            });
+            s.set_max_ply(20_000);
+            s.set_line_search(0, 40);
+            s.solve(&Tsume::new(start))
+        })
+        .expect("thread starts")
+        .join()
+        .expect("no panic");
+    assert_eq!(sol.verdict, Verdict::Mate);
+    assert!(!sol.shortest, "a table line is not shown shortest");
+    if let Err(e) = verify(&pos, &sol.line) {
+        panic!("{e}");
+    }
+    assert_eq!(sol.line.len(), p.plies - FROM);
+}
+
 /// Problems whose line the solver reads at the published length (see the README).
-const MATCHED: &[&str] = &["act-no-yume"];
+const MATCHED: &[&str] = &["act-no-yume", "microcosmos"];
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
