@@ -227,10 +227,8 @@ module move_stream (
     reg [1:0]  pcount;
     wire [63:0] rest = cur_bits & (cur_bits - 64'd1);
     wire        last = !cur_promo || cur_qonly || pcount == 2'd3;
-    // take: no group, or its last move leaves now (count-only: the whole group), so the next
-    // queued group loads. A register, computed a clock ahead from the state being loaded, so
-    // the 64-bit group load does not wait for the test.
-    reg         take;
+    wire        finish = cur_v && (cntmode || (last && cur_n1));
+    wire        take = !cur_v || finish;
     wire        pop = take && cnt != 4'd0;
     wire        finishing = running && sel_empty && used == 5'd0 && take;
     function automatic is_promo_src(input [4:0] src);
@@ -406,8 +404,6 @@ module move_stream (
         o1_x4 <= cur_promo && !cur_qonly;
         o1_done <= finishing;
         if (take) begin
-            take <= cnt == 4'd0 || cntmode
-                    || ((!is_promo_src(q_src[q_rd]) || (q_src[q_rd] == SRC_PROMO_PUSH && capmode)) && q_n[q_rd] == 7'd1);
             cur_v <= cnt != 4'd0;
             pcount <= 2'd0;
             cur_bits <= q_bits[q_rd];
@@ -420,13 +416,11 @@ module move_stream (
             cur_qonly <= q_src[q_rd] == SRC_PROMO_PUSH && capmode;
             if (pop) q_rd <= q_rd + 3'd1;
         end else if (last) begin
-            take <= (!cur_promo || cur_qonly) && cur_n == 7'd2;
             cur_bits <= rest;
             cur_n <= cur_n - 7'd1;
             cur_n1 <= cur_n == 7'd2;
             pcount <= 2'd0;
         end else begin
-            take <= pcount == 2'd2 && cur_n1;
             pcount <= pcount + 2'd1;
         end
 
@@ -439,7 +433,6 @@ module move_stream (
             q_rd <= 3'd0;
             q_wr <= 3'd0;
             cur_v <= 1'b0;
-            take <= 1'b1;
             o1_v <= 1'b0;
             o1_done <= 1'b0;
         end
