@@ -23,9 +23,10 @@ const SHORTCUT_MAX_PLIES: u32 = 48;
 impl<G: MateGame> MateSolver<G> {
     /// `line` (a mate from `root`) with shortcuts for the attacker spliced in, from the root
     /// down. Every shortcut is a mate within fewer plies than the part of the line it
-    /// replaces, whatever the defender plays (a ply-limited proof); the defender's choices in
-    /// it are the longest ones the table shows. Stops early (keeping what it found) when the
-    /// overall limits run out.
+    /// replaces, whatever the defender plays (a ply-limited proof), where the positions it
+    /// rejoins count at the line's own lengths: it is as right as the line's later defender
+    /// choices. The defender's choices inside it are the longest ones the table shows. Stops
+    /// early (keeping what it found) when the overall limits run out.
     pub(super) fn shorten_attacker(&mut self, root: &G, mut line: Vec<G::Move>) -> Vec<G::Move> {
         let mut i = 0usize;
         while i + 2 < line.len() {
