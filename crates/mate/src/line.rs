@@ -272,6 +272,18 @@ impl<G: MateGame> MateSolver<G> {
         self.read_line(root, best)
     }
 
+    /// The stored proof length of `c`, a child at `ply` (reached by an evasion when
+    /// `!or_node`), or `None` when it does not read proven or a limit ran out. Every evasion
+    /// of a proven position is mate, so one the table has lost is proven again.
+    fn proven_child(&mut self, c: &G, or_node: bool, ply: u32) -> Option<u16> {
+        let (mut pn, _, _, mut len) = self.main.probe(c, ply);
+        if pn != 0 && !or_node {
+            let r = self.main.prove_at(c, true, ply);
+            (pn, len) = (r.0, r.2);
+        }
+        (pn == 0 && !self.main.aborted()).then_some(len)
+    }
+
     /// True when `line` ends with the defender mated.
     fn line_mates(&self, root: &G, line: &[G::Move]) -> bool {
         let mut g = root.clone();
@@ -447,13 +459,7 @@ impl<G: MateGame> MateSolver<G> {
                     if seen.contains(&c.key()) {
                         continue;
                     }
-                    let (mut pn, _, _, mut len) = self.main.probe(&c, ply + 1);
-                    if pn != 0 && !or_node {
-                        // An evasion of a proven position is mate: prove it again.
-                        let r = self.main.prove_at(&c, true, ply + 1);
-                        (pn, len) = (r.0, r.2);
-                    }
-                    if pn == 0 && !self.main.aborted() {
+                    if let Some(len) = self.proven_child(&c, or_node, ply + 1) {
                         kids.push((m, len));
                     }
                 }

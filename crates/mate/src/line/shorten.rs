@@ -110,21 +110,11 @@ impl<G: MateGame> MateSolver<G> {
                         return None;
                     }
                     Some(&j) => (t + 1 + (n - j) as u32, Some(j)),
-                    None => {
-                        let (mut pn, _, _, mut len) = self.main.probe(&c, t + 1);
-                        if pn != 0 && !or_node {
-                            // Every evasion of a proven position is mate: prove it again.
-                            let r = self.main.prove_at(&c, true, t + 1);
-                            (pn, len) = (r.0, r.2);
-                        }
-                        if pn != 0 || self.main.aborted() {
-                            if or_node {
-                                continue;
-                            }
-                            return None;
-                        }
-                        (t + 1 + u32::from(len), None)
-                    }
+                    None => match self.proven_child(&c, or_node, t + 1) {
+                        Some(len) => (t + 1 + u32::from(len), None),
+                        None if or_node => continue,
+                        None => return None,
+                    },
                 };
                 let better = match pick {
                     None => true,
