@@ -14,7 +14,10 @@
 //!   does not see castling rights), picked at random every epoch: more data from few games.
 //!   `--hybrid` trains a correction to the hand-crafted evaluation instead of a whole one:
 //!   the prediction is `sigmoid(output + hce / 400)` and the net file says so (`ESTNNUH1`).
-//! * `nnue check FILE` reads a net file and prints its start-position score.
+//! * `nnue check FILE [DATA... [--wdl W]]` reads a net file and prints its start-position
+//!   score; with data files, also the quantised net's loss on their positions (the trainer's
+//!   loss, target weight W, default 0) next to the hand-crafted evaluation's: nets trained on
+//!   different data compared on the same held-out games.
 
 use crate::args::Args;
 use eval::nnue::{data, FloatNet, Network, HIDDEN, INPUTS, SCALE};
@@ -28,19 +31,44 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     match raw.split_first() {
         Some((c, rest)) if c == "train" => train(rest),
         Some((c, rest)) if c == "check" => check(rest),
-        _ => Err("usage: estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] | estuary nnue check FILE".into()),
+        _ => Err("usage: estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] | estuary nnue check FILE [DATA... [--wdl W]]".into()),
     }
 }
 
 fn check(raw: &[String]) -> Result<ExitCode, String> {
-    let [path] = raw else {
-        return Err("usage: estuary nnue check FILE".into());
+    let mut args = Args::parse(raw, &[]).map_err(|e| e.to_string())?;
+    let wdl: f32 = args
+        .parsed("wdl")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(0.0);
+    args.finish().map_err(|e| e.to_string())?;
+    let Some((path, data)) = args.positional().split_first() else {
+        return Err("usage: estuary nnue check FILE [DATA... [--wdl W]]".into());
     };
     let net = Network::load(path).map_err(|e| e.to_string())?;
     println!(
         "{path}: 768 -> {HIDDEN} x2 -> 1, start position {} cp",
         net.evaluate_board(&chess::Board::startpos())
     );
+    if !data.is_empty() {
+        // The quantised net as the engine runs it, scored like the trainer's validation.
+        let (positions, boards) = load(data, usize::MAX, true)?;
+        let (mut net_loss, mut hce_loss) = (0.0f64, 0.0f64);
+        for (p, b) in positions.iter().zip(&boards) {
+            let t = target(p, wdl);
+            let e = sigmoid(net.evaluate_board(b) as f32 / SCALE as f32) - t;
+            net_loss += (e * e) as f64;
+            let e = sigmoid(p.hce as f32 / SCALE as f32) - t;
+            hce_loss += (e * e) as f64;
+        }
+        let n = positions.len().max(1) as f64;
+        println!(
+            "{} positions, wdl {wdl}: loss {:.6} (the hand-crafted evaluation {:.6})",
+            positions.len(),
+            net_loss / n,
+            hce_loss / n
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -225,8 +253,14 @@ impl Adam {
     }
 }
 
-fn load(paths: &[String], max: usize) -> Result<Vec<Pos>, String> {
+/// Reads training positions; with `keep_boards`, also the boards (`nnue check` evaluates them).
+fn load(
+    paths: &[String],
+    max: usize,
+    keep_boards: bool,
+) -> Result<(Vec<Pos>, Vec<chess::Board>), String> {
     let mut out = Vec::new();
+    let mut boards = Vec::new();
     let mut bad = 0usize;
     for path in paths {
         let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
@@ -235,11 +269,14 @@ fn load(paths: &[String], max: usize) -> Result<Vec<Pos>, String> {
             if line.trim().is_empty() {
                 continue;
             }
-            match data::parse_line(&line)
-                .ok()
-                .and_then(|s| Pos::from_sample(&s))
-            {
-                Some(p) => out.push(p),
+            let sample = data::parse_line(&line).ok();
+            match sample.as_ref().and_then(Pos::from_sample) {
+                Some(p) => {
+                    out.push(p);
+                    if keep_boards {
+                        boards.extend(sample.map(|s| s.board));
+                    }
+                }
                 None => {
                     // A run killed mid-write can leave a partial last line.
                     bad += 1;
@@ -249,11 +286,11 @@ fn load(paths: &[String], max: usize) -> Result<Vec<Pos>, String> {
                 }
             }
             if out.len() >= max {
-                return Ok(out);
+                return Ok((out, boards));
             }
         }
     }
-    Ok(out)
+    Ok((out, boards))
 }
 
 fn train(raw: &[String]) -> Result<ExitCode, String> {
@@ -275,7 +312,7 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
         return Err("nnue train needs data files (estuary datagen output)".into());
     }
     let t0 = Instant::now();
-    let mut all = load(args.positional(), max)?;
+    let (mut all, _) = load(args.positional(), max, false)?;
     let mut rng = XorShift::new(seed);
     // Validation: the last positions read, i.e. whole games the training never sees
     // (positions of one game are alike, so a random split would flatter the net).

@@ -53,6 +53,14 @@ fn datagen_output_parses_and_trains_a_readable_net() {
     assert!(err.contains("validation loss"), "{err}");
     let o = estuary(&["nnue", "check", net_s]);
     assert!(o.status.success());
+    // With data: the loss over every position of the file, next to the HCE's.
+    let o = estuary(&["nnue", "check", net_s, data_s, "--wdl", "0.3"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let total = std::fs::read_to_string(&data).unwrap().lines().count();
+    assert!(
+        o.status.success() && out.contains(&format!("{total} positions, wdl 0.3: loss ")),
+        "{out}"
+    );
     let o = estuary(&["eval", "--net", net_s]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("NNUE ("));
 
