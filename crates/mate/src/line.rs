@@ -34,8 +34,9 @@ const MAX_CHECKED_BOUND: u32 = 127;
 /// Node budget, per ply of its limit, of the first check of a defender's choice.
 const LINE_STEP_NODES: u64 = 25_000;
 /// Rounds of the comparison between evasions that all have a mate within
-/// [`MAX_CHECKED_BOUND`] (each lowers one bound or ends it).
-const ALL_SHORT_ROUNDS: usize = 16;
+/// [`MAX_CHECKED_BOUND`] (each lowers one bound or ends it; a position can have dozens of
+/// interpositions sharing one bound).
+const ALL_SHORT_ROUNDS: usize = 64;
 /// Largest stored bound of a lone unsearched evasion that is still compared with the others.
 const LONE_CHECKED_BOUND: u32 = 2 * MAX_CHECKED_BOUND;
 /// Node budget of each comparison search for such an evasion.
@@ -509,7 +510,10 @@ impl<G: MateGame> MateSolver<G> {
     /// at `k` = [`MAX_CHECKED_BOUND`] in rounds with budgets doubling from 200,000 to 3.2M
     /// nodes (a side line of a hundred plies is proven quickly there, while refuting every
     /// mate within `k` on the main line is not). A lone long one is the answer; with none,
-    /// the largest bound; with several, the largest bound among them. Evasions are searched
+    /// the largest bound once it has no mate within the next largest, or, when several share
+    /// the top, within its own less 2 (a mate found lowers it and the next is tried: in Kemuri
+    /// two king moves stored 25 plies, one of them mated in 7); with several long ones, the
+    /// largest bound among them. Evasions are searched
     /// smallest bound first, and the last one left is taken as long unsearched when all the
     /// others are short (the usual case), unless its bound is at most [`LONE_CHECKED_BOUND`]:
     /// then it is compared like the short ones. A drop between king and checker that the
@@ -579,20 +583,31 @@ impl<G: MateGame> MateSolver<G> {
             }
         }
         // All short: the largest bound wins once it is shown to have no mate within the
-        // next largest (a mate found within lowers it, and the next is tried).
+        // next largest (a mate found within lowers it, and the next is tried). Bounds are
+        // upper bounds, so a tie at the top is settled the same way: the top one wins once it
+        // has no mate within its own bound less 2 (it is then exact, and no other is longer).
         if bounds.iter().all(|b| b.3) {
             for _ in 0..ALL_SHORT_ROUNDS {
                 bounds.sort_by_key(|b| (std::cmp::Reverse(eff(b)), b.2));
                 let (top, next) = (eff(&bounds[0]), eff(&bounds[1]));
-                if top == next {
+                let target = if top > next {
+                    next
+                } else {
+                    top.saturating_sub(2)
+                };
+                if target == 0 || bounds[0].4 >= target {
                     break;
                 }
-                let within = next + bounds[0].2;
+                let within = target + bounds[0].2;
                 let c = g.after(bounds[0].0);
                 match self.mate_within(&c, within, budget) {
                     Some(Some(len)) => bounds[0].1 = u32::from(len).min(within),
+                    Some(None) => {
+                        bounds[0].4 = target;
+                        break;
+                    }
                     None if self.main.aborted() => return None,
-                    _ => break,
+                    None => break,
                 }
             }
         }
