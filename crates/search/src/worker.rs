@@ -588,6 +588,8 @@ impl<D: MoveGenDevice> Worker<D> {
             None
         };
         let tt_move = hit.map_or(Move::NULL, |h| h.mv);
+        // When the best move known is a capture, quiet moves are less likely to matter.
+        let tt_capture = tt_move != Move::NULL && tt_move.is_tactical();
         if let Some(h) = hit {
             let s = from_tt(h.score, ply);
             if !PV
@@ -764,6 +766,7 @@ impl<D: MoveGenDevice> Worker<D> {
                     r -= PV as i32;
                     r += !improving as i32;
                     r += cut_node as i32;
+                    r += tt_capture as i32;
                     r -= gives_check as i32;
                     r -= hist_score / 6000;
                     if m == ctx.killers[0] || m == ctx.killers[1] || m == ctx.counter {
@@ -773,8 +776,12 @@ impl<D: MoveGenDevice> Worker<D> {
                 }
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // A reduced move that beat alpha by a lot is searched deeper than planned,
+                    // one that barely beat the best score so far a little shallower.
+                    let deeper = score > best + 40 + 2 * new_depth;
+                    let shallower = score < best + 8;
+                    let d = new_depth + deeper as i32 - shallower as i32;
+                    score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, !cut_node);
                 }
                 if PV && score > alpha && score < beta {
                     score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
@@ -928,6 +935,19 @@ impl<D: MoveGenDevice> Worker<D> {
         } else {
             static_eval = hit.map_or_else(|| self.eval(), |h| h.eval);
             best = static_eval;
+            // A TT score whose bound points past the evaluation is the better stand-pat.
+            if let Some(h) = hit {
+                let s = from_tt(h.score, ply);
+                if !is_mate(h.score)
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > best,
+                        Bound::Upper => s < best,
+                    }
+                {
+                    best = s;
+                }
+            }
             if best >= beta {
                 return best;
             }
