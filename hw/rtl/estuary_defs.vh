@@ -102,28 +102,6 @@ function automatic [63:0] highest_bit(input [63:0] b);
     highest_bit = reverse64(lowest_bit(reverse64(b)));
 endfunction
 
-// Two or more bits of b set, as a balanced tree of (any, two or more) pairs: two halves hold
-// two or more if either does or both hold any. Logic levels only, no 64-bit carry chain as in
-// (b & (b - 1)) != 0.
-function automatic two_or_more(input [63:0] b);
-    integer k, w;
-    reg [63:0] any, two;
-    begin
-        any = b;
-        two = 64'd0;
-        for (w = 32; w >= 1; w = w / 2)
-            for (k = 0; k < w; k = k + 1) begin
-                two[k] = two[2 * k] || two[2 * k + 1] || (any[2 * k] && any[2 * k + 1]);
-                any[k] = any[2 * k] || any[2 * k + 1];
-            end
-        two_or_more = two[0];
-    end
-endfunction
-
-function automatic at_most_one(input [63:0] b);
-    at_most_one = !two_or_more(b);
-endfunction
-
 // Index of the only set bit of a one-hot board (OR of the indices of all set bits).
 function automatic [5:0] onehot_index(input [63:0] b);
     integer i;
@@ -197,20 +175,6 @@ function automatic [7:0] line_gather_sel(input [1:0] axis, input [14:0] sel, inp
                 endcase
                 if (r >= 0) line_gather_sel[x] = line_gather_sel[x] | (sel[l] & b[r]);
             end
-    end
-endfunction
-
-// The one-hot line select of square sq's line on an axis (bit l: line_id l).
-function automatic [14:0] line_select_sq(input [1:0] axis, input [5:0] sq);
-    line_select_sq = 15'd1 << line_id(axis, sq);
-endfunction
-
-// line_scatter with the line given as a one-hot select: one AND per square.
-function automatic [63:0] line_scatter_sel(input [1:0] axis, input [14:0] sel, input [7:0] a8);
-    integer s;
-    begin
-        for (s = 0; s < 64; s = s + 1)
-            line_scatter_sel[s] = sel[line_id(axis, s[5:0])] && a8[line_pos(axis, s[5:0])];
     end
 endfunction
 

@@ -59,13 +59,12 @@ module king_analysis (
         side1 <= side0;
     end
 
-    // ---- stage 2: line gathers (the line selects of stage 1) ----
+    // ---- stage 2: line gathers (the line selects of stage 1), the leaper ROMs at the king ----
     reg [5:0]  k2g;
     reg [31:0] occ2g;   // line a at [8a +: 8]
     reg [31:0] own2g;
     reg [31:0] sl2g;
-    reg [63:0] knights2g, pawns2g;
-    reg        side2g;
+    reg [63:0] katt2g, patt2g, knights2g, pawns2g;   // leaper attacks of the king square, our leapers
     always @(posedge clk) begin : lines_1
         integer a;
         k2g <= k1;
@@ -74,25 +73,23 @@ module king_analysis (
             own2g[8 * a +: 8] <= line_gather_sel(a[1:0], lsel1[15 * a +: 15], ours1);
             sl2g[8 * a +: 8] <= line_gather_sel(a[1:0], lsel1[15 * a +: 15], a < 2 ? orth1 : diag1);
         end
-        side2g <= side1;
+        katt2g <= rom_knight_attacks(k1);
+        patt2g <= side1 ? rom_black_pawn_attacks(k1) : rom_white_pawn_attacks(k1);
         knights2g <= knights1;
         pawns2g <= pawns1;
     end
 
-    // ---- stage 3: the king's line attacks (line ROM, block RAM), the leaper ROMs at the king ----
+    // ---- stage 3: the king's line attacks (line ROM, block RAM), leaper checkers ----
     reg [5:0]  k2;
     reg [31:0] occ2;   // line a at [8a +: 8]
     reg [31:0] own2;   // line a at [8a +: 8]
     reg [31:0] sl2;   // line a at [8a +: 8]
     reg [31:0] att2;   // line a at [8a +: 8]
-    reg [63:0] katt2, patt2, knights2, pawns2;   // knight / pawn attacks from the king square, their leapers
+    reg [63:0] leap2;
     always @(posedge clk) begin : lines_2
         integer a;
         k2 <= k2g;
-        katt2 <= rom_knight_attacks(k2g);
-        patt2 <= side2g ? rom_black_pawn_attacks(k2g) : rom_white_pawn_attacks(k2g);
-        knights2 <= knights2g;
-        pawns2 <= pawns2g;
+        leap2 <= (katt2g & knights2g) | (patt2g & pawns2g);
         for (a = 0; a < 4; a = a + 1) begin
             occ2[8 * a +: 8] <= occ2g[8 * a +: 8];
             own2[8 * a +: 8] <= own2g[8 * a +: 8];
@@ -102,7 +99,7 @@ module king_analysis (
     end
 
     // ---- stage 4: the block RAM's output, registered before any logic (a DP16KD without its
-    // output register takes 5.8 ns from the clock); the leaper checkers ----
+    // output register takes 5.8 ns from the clock) ----
     reg [5:0]  k2r;
     reg [31:0] occ2r, own2r, sl2r, att2r;
     reg [63:0] leap2r;
@@ -112,7 +109,7 @@ module king_analysis (
         own2r <= own2;
         sl2r <= sl2;
         att2r <= att2;
-        leap2r <= (katt2 & knights2) | (patt2 & pawns2);
+        leap2r <= leap2;
     end
 
     // ---- stage 5: x-ray through our first pieces (line ROM, block RAM); the rays ----
@@ -160,19 +157,18 @@ module king_analysis (
     reg [5:0]  k3;
     reg [31:0] cm3;   // line a at [8a +: 8]    // check lines (ray from the king to a checker, checker included)
     reg [31:0] pin3;   // line a at [8a +: 8]   // pinned pieces
-    reg        chk_any3, chk_two3;   // one slider checker or more, two or more
-    reg [59:0] lsel3;        // the king's line on axis a, one-hot, at [15a +: 15]
+    reg [1:0]  nchk3;        // slider checkers, saturating at 2
     reg [63:0] leap3;
     reg        lchk3;        // a leaper gives check
     reg [7:0]  up, dn, xup, xdn;
-    reg [7:0]  chk;          // the rays that end on a checker
+    reg [2:0]  nchk;
     always @(posedge clk) begin : lines_3
         integer a;
         k3 <= kxr;
         leap3 <= leap4r;
         lchk3 <= leap4r != 64'd0;
+        nchk = 3'd0;
         for (a = 0; a < 4; a = a + 1) begin
-            lsel3[15 * a +: 15] <= line_select_sq(a[1:0], kxr);
             up = up4r[8 * a +: 8];
             dn = dn4r[8 * a +: 8];
             xup = xatt4r[8 * a +: 8] & abv4r[8 * a +: 8];
@@ -180,11 +176,9 @@ module king_analysis (
             cm3[8 * a +: 8] <= (((up & sl4r[8 * a +: 8]) != 8'd0) ? up : 8'd0) | (((dn & sl4r[8 * a +: 8]) != 8'd0) ? dn : 8'd0);
             pin3[8 * a +: 8] <= (((xup & sl4r[8 * a +: 8]) != 8'd0) ? (up & own4r[8 * a +: 8]) : 8'd0)
                      | (((xdn & sl4r[8 * a +: 8]) != 8'd0) ? (dn & own4r[8 * a +: 8]) : 8'd0);
-            chk[2 * a] = (up & sl4r[8 * a +: 8]) != 8'd0;
-            chk[2 * a + 1] = (dn & sl4r[8 * a +: 8]) != 8'd0;
+            nchk = nchk + ((up & sl4r[8 * a +: 8]) != 8'd0) + ((dn & sl4r[8 * a +: 8]) != 8'd0);
         end
-        chk_any3 <= chk != 8'd0;
-        chk_two3 <= (chk & (chk - 8'd1)) != 8'd0;
+        nchk3 <= (nchk > 3'd1) ? 2'd2 : nchk[1:0];
     end
 
     // ---- stage 8: back to squares ----
@@ -193,7 +187,7 @@ module king_analysis (
         integer a;
         lines = 64'd0;
         for (a = 0; a < 4; a = a + 1)
-            lines = lines | line_scatter_sel(a[1:0], lsel3[15 * a +: 15], cm3[8 * a +: 8]);
+            lines = lines | line_scatter(a[1:0], line_id(a[1:0], k3), cm3[8 * a +: 8]);
     end
     // Two leapers never give check together (neither can be discovered), so a double check
     // has at least one slider.
@@ -202,10 +196,10 @@ module king_analysis (
         integer a;
         king_sq <= k3;
         leaper_checkers <= leap3;
-        in_check <= leaper_check || chk_any3;
-        double_check <= chk_two3 || (leaper_check && chk_any3);
-        check_mask <= (leaper_check || chk_any3) ? (leap3 | lines) : ~64'd0;
+        in_check <= leaper_check || nchk3 != 2'd0;
+        double_check <= nchk3 == 2'd2 || (leaper_check && nchk3 != 2'd0);
+        check_mask <= (leaper_check || nchk3 != 2'd0) ? (leap3 | lines) : ~64'd0;
         for (a = 0; a < 4; a = a + 1)
-            pinned_axis[64 * a +: 64] <= line_scatter_sel(a[1:0], lsel3[15 * a +: 15], pin3[8 * a +: 8]);
+            pinned_axis[64 * a +: 64] <= line_scatter(a[1:0], line_id(a[1:0], k3), pin3[8 * a +: 8]);
     end
 endmodule

@@ -80,24 +80,22 @@ module move_stream (
         special_phases = !any ? 7'd0 : counting ? 7'd1 : (7'd1 << phase);
     endfunction
 
-    // Phases in which a destination set S of an ordinary mover (pawn capture channel, piece,
-    // king) has moves: the six 64-bit tests (each victim kind, the empty squares) come first and
-    // the modes only select among their results, so the mode bits do not fan out to 64-bit masks.
-    // Count-only mode needs no order: every source's whole set is one group, flagged in phase 0,
-    // and the emitter adds a group's size each clock instead of streaming it.
+    // Count-only mode needs no order: every source's whole set is one group, flagged in
+    // phase 0, and the emitter adds a group's popcount each clock instead of streaming it.
     function automatic [6:0] source_phases(input [63:0] s, input [63:0] v0, input [63:0] v1,
                                            input [63:0] v2, input [63:0] v3, input [63:0] v4,
                                            input [63:0] th, input quiet, input counting);
-        reg [4:0] hit;
-        reg       q;
-        begin
-            hit = {(s & v4) != 64'd0, (s & v3) != 64'd0, (s & v2) != 64'd0, (s & v1) != 64'd0, (s & v0) != 64'd0};
-            q = (s & ~th) != 64'd0;
-            // A legal destination set never holds the opponent's king, so its captures are the
-            // five victim kinds'.
-            if (counting) source_phases = {6'd0, hit != 5'd0 || (quiet && q)};
-            else source_phases = {quiet && q, 1'b0, hit};
-        end
+        if (counting) source_phases = {6'd0, (s & (quiet ? ~64'd0 : th)) != 64'd0};
+        else source_phases = mover_phases(s, v0, v1, v2, v3, v4, th, quiet);
+    endfunction
+
+    // Phases in which a destination set S of an ordinary mover (pawn capture channel, piece,
+    // king) has moves.
+    function automatic [6:0] mover_phases(input [63:0] s, input [63:0] v0, input [63:0] v1,
+                                          input [63:0] v2, input [63:0] v3, input [63:0] v4,
+                                          input [63:0] th, input quiet);
+        mover_phases = {quiet && (s & ~th) != 64'd0, 1'b0, (s & v4) != 64'd0, (s & v3) != 64'd0,
+                        (s & v2) != 64'd0, (s & v1) != 64'd0, (s & v0) != 64'd0};
     endfunction
 
     // ---- source sets ----
@@ -153,13 +151,47 @@ module move_stream (
             end
         end
     endfunction
-    // Whether a row has two or more sources (a balanced tree, estuary_defs.vh), so the selector
-    // knows whether the row survives this pick without waiting for the isolate.
+    // Whether a row has two or more sources (groups of four, then across the groups), so the
+    // selector knows whether the row survives this pick without waiting for the isolate.
+    function automatic two_or_more(input [NSRC-1:0] r);
+        integer g, k;
+        reg [6:0] any4, multi4;
+        reg seen, two;
+        begin
+            for (g = 0; g < 7; g = g + 1) begin
+                any4[g] = r[4 * g +: 4] != 4'd0;
+                multi4[g] = 1'b0;
+                seen = 1'b0;
+                for (k = 0; k < 4; k = k + 1) begin
+                    multi4[g] = multi4[g] || (seen && r[4 * g + k]);
+                    seen = seen || r[4 * g + k];
+                end
+            end
+            seen = 1'b0;
+            two = 1'b0;
+            for (g = 0; g < 7; g = g + 1) begin
+                two = two || (seen && any4[g]);
+                seen = seen || any4[g];
+            end
+            two_or_more = two || multi4 != 7'd0;
+        end
+    endfunction
+    // The first three non-empty phases and the rest, registered from ne before `go` (ne is
+    // final two clocks before it), so starting the selector is one AND-OR per row bit.
     reg  [6:0]      pre_first, pre_second, pre_third, pre_rest;
+    wire [6:0]      ne_first = lowest7(ne);
+    wire [6:0]      ne_second = lowest7(ne & ~ne_first);
+    wire [6:0]      ne_third = lowest7(ne & ~ne_first & ~ne_second);
+    always @(posedge clk) begin
+        pre_first <= ne_first;
+        pre_second <= ne_second;
+        pre_third <= ne_third;
+        pre_rest <= ne & ~ne_first & ~ne_second & ~ne_third;
+    end
     // After the next row: la1, the phase after it (one-hot), and `later`, the phases after la1.
     reg  [6:0]      la1;
     wire [6:0]      later1 = lowest7(later);
-    wire            sel_multi = two_or_more({{(64 - NSRC){1'b0}}, sel_row});
+    wire            sel_multi = two_or_more(sel_row);
     wire [NSRC-1:0] pick = sel_row & (~sel_row + 1'b1);
     wire [NSRC-1:0] row_left = sel_row & ~pick;
 
@@ -230,7 +262,7 @@ module move_stream (
     wire        finish = cur_v && (cntmode || (last && cur_n1));
     wire        take = !cur_v || finish;
     wire        pop = take && cnt != 4'd0;
-    wire        finishing = running && sel_empty && used == 5'd0 && take;
+    wire        finishing = running && sel_empty && used == 5'd0 && (!cur_v || finish);
     function automatic is_promo_src(input [4:0] src);
         is_promo_src = src == SRC_PROMO_CAP_W || src == SRC_PROMO_CAP_E || src == SRC_PROMO_PUSH;
     endfunction
@@ -270,31 +302,15 @@ module move_stream (
         wv_flags <= source_phases(wr_set, victim[0], victim[1], victim[2], victim[3], victim[4], them, !capmode, cntmode);
     end
 
-    // The phases the flags being written add to ne.
-    reg [6:0] ne_add;
-    always @* begin : phases_added
-        integer i;
-        ne_add = wv ? wv_flags : 7'd0;
-        for (i = 0; i < 12; i = i + 1)
-            if (ld_v) ne_add = ne_add | ld_flags[i];
-    end
-    // The first three non-empty phases and the rest, registered with ne (from the flags being
-    // written), so starting the selector is one AND-OR per row bit. `go` comes when every set
-    // has been written; their flags reach F, ne and these a clock later, so the selector starts
-    // a clock after `go` (go1).
-    wire [6:0] ne_next = ne | ne_add;
-    wire [6:0] ne_first = lowest7(ne_next);
-    wire [6:0] ne_second = lowest7(ne_next & ~ne_first);
-    wire [6:0] ne_third = lowest7(ne_next & ~ne_first & ~ne_second);
-    reg        go1;
+    // `go` comes when every set has been written; their flags reach F a clock later and the
+    // first phases (pre_*) a clock after that, so the selector starts two clocks after `go`.
+    reg go1, go2;
     always @(posedge clk) begin
-        pre_first <= ne_first;
-        pre_second <= ne_second;
-        pre_third <= ne_third;
-        pre_rest <= ne_next & ~ne_first & ~ne_second & ~ne_third;
         go1 <= go && !start && !rst;
+        go2 <= go1 && !start && !rst;
     end
 
+    reg [6:0] ne_add;
     integer i, q;
     always @(posedge clk) begin
         // source sets and flags
@@ -306,12 +322,15 @@ module move_stream (
             running <= 1'b0;
             sel_ok <= 1'b0;
         end else begin
+            ne_add = 7'd0;
             if (ld_v) begin
                 for (i = 0; i < 9; i = i + 1) begin
                     for (q = 0; q < 7; q = q + 1) F[NSRC * q + i] <= ld_flags[i][q];
+                    ne_add = ne_add | ld_flags[i];
                 end
                 for (i = 0; i < 3; i = i + 1) begin
                     for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_KING + i] <= ld_flags[9 + i][q];
+                    ne_add = ne_add | ld_flags[9 + i];
                 end
             end
             if (wr_valid) begin
@@ -322,11 +341,12 @@ module move_stream (
                 for (i = 0; i < 16; i = i + 1)
                     if (wv_slot == i)
                         for (q = 0; q < 7; q = q + 1) F[NSRC * q + SRC_SLOT0 + i] <= wv_flags[q];
+                ne_add = ne_add | wv_flags;
             end
-            ne <= ne_next;
+            ne <= ne | ne_add;
             if (finishing) running <= 1'b0;
             // selector
-            if (go1) begin
+            if (go2) begin
                 running <= 1'b1;
                 sel_row <= row_of(F, pre_first);
                 sel_ph <= onehot_index7(pre_first);

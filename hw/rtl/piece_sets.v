@@ -2,15 +2,13 @@
 // in attacker order (ATTACKER_0 .. ATTACKER_3, least valuable first), through a pipeline that
 // writes the piece's legal destination set into the next slot of move_stream:
 //   words     our pieces of each kind, the occupancy (free-running, next to this unit), then
-//             each kind's set, the same set without its lowest piece, whether it has at most
-//             one piece, and what the iterator loads on leaving each kind (registered);
+//             each kind's set and the same set without its lowest piece;
 //   iterator  the current kind's set `rem` and `rem2` (rem without its lowest piece): the
 //             piece is rem ^ rem2, so the loop is one carry chain (rem2 & (rem2 - 1)), and
-//             "last of its kind" (rem2 == 0) is a register computed a clock ahead; the
-//             piece's square and its four lines (one-hot line selects) are registered;
-//   1  the occupancy of the four lines through the piece (line gathers);
+//             "last of its kind" is rem2 == 0, a test of a register;
+//   1  the occupancy of the four lines through the piece (line gathers), its knight jumps;
 //   2  the line ROM (block RAM): attacks along each line, in line coordinates, registered
-//      again before any logic (2r); the knight ROM;
+//      again before any logic (2r);
 //   3  back to squares (line scatters), one set per line the kind moves on;
 //   4  the pin of the piece (its axis, from king_analysis);
 //   5  the lines it may use (only the pin's line for a pinned piece, none for a pinned
@@ -60,7 +58,7 @@ module piece_sets (
             kset[j] <= of_kind0[j];
             kset2[j] <= of_kind0[j] & (of_kind0[j] - 64'd1);
             nonempty[j] <= of_kind0[j] != 64'd0;
-            single[j] <= at_most_one(of_kind0[j]);
+            single[j] <= (of_kind0[j] & (of_kind0[j] - 64'd1)) == 64'd0;
         end
     end
 
@@ -140,7 +138,7 @@ module piece_sets (
             if (!last) begin
                 rem <= rem2;
                 rem2 <= rem2 & (rem2 - 64'd1);
-                last <= at_most_one(rem2);
+                last <= (rem2 & (rem2 - 64'd1)) == 64'd0;
             end else begin
                 // kcur is 3 only with its last piece, and then next_ok[3] would be 0
                 active <= kcur != 2'd3 && next_ok[kcur];
@@ -152,12 +150,13 @@ module piece_sets (
         end
     end
 
-    // ---- 1. line gathers ----
+    // ---- 1. line gathers, knight jumps ----
     reg        v1;
     reg [5:0]  sq1;
     reg [1:0]  k1;
     reg [3:0]  s1;
     reg [31:0] occ1;   // line a at [8a +: 8]
+    reg [63:0] jumps1;
     always @(posedge clk) begin : lines_1
         integer a;
         v1 <= v0;
@@ -166,9 +165,10 @@ module piece_sets (
         s1 <= s0;
         for (a = 0; a < 4; a = a + 1)
             occ1[8 * a +: 8] <= line_gather_sel(a[1:0], lsel0[15 * a +: 15], occ_w);
+        jumps1 <= (attacker_kind(k0) == KIND_KNIGHT) ? rom_knight_attacks(sq0) : 64'd0;
     end
 
-    // ---- 2. line ROM, knight jumps ----
+    // ---- 2. line ROM ----
     reg        v2;
     reg [5:0]  sq2;
     reg [1:0]  k2;
@@ -181,7 +181,7 @@ module piece_sets (
         sq2 <= sq1;
         k2 <= k1;
         s2 <= s1;
-        jumps2 <= (attacker_kind(k1) == KIND_KNIGHT) ? rom_knight_attacks(sq1) : 64'd0;
+        jumps2 <= jumps1;
         for (a = 0; a < 4; a = a + 1)
             att2[8 * a +: 8] <= rom_rank_attacks(line_pos(a[1:0], sq1), occ1[8 * a +: 8]);
     end

@@ -84,8 +84,8 @@ fn order_key(b: &Board, m: Move) -> (u8, i32, i32) {
 
 /// Clocks from the GEN command to the last move beyond one per move: at least START_UP, or
 /// the side's knights, bishops, rooks and queens + PIECE_START_UP (hw/README.md).
-const START_UP: u64 = 22;
-const PIECE_START_UP: u64 = 21;
+const START_UP: u64 = 23;
+const PIECE_START_UP: u64 = 22;
 /// Count-only mode: one clock per non-empty source (at most 28) beyond the start-up.
 const COUNT_GROUPS: u64 = 29;
 
