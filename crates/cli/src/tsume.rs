@@ -1,4 +1,4 @@
-//! `estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]`:
+//! `estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]`:
 //! solves tsume-shogi problems with the df-pn solver.
 //!
 //! One line per problem: `checkmate <usi moves> plies P nodes N time MS nps X`, or `nomate
@@ -77,13 +77,14 @@ fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
 
 /// Runs the subcommand.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
-    let mut a = Args::parse(raw, &["muda-ai"]).map_err(|e| e.to_string())?;
+    let mut a = Args::parse(raw, &["muda-ai", "weak-pn"]).map_err(|e| e.to_string())?;
     let sfen = a.value("sfen");
     let file = a.value("file");
     let nodes: Option<u64> = a.parsed("nodes").map_err(|e| e.to_string())?;
     let time: Option<u64> = a.parsed("time").map_err(|e| e.to_string())?;
     let hash: Option<usize> = a.parsed("hash").map_err(|e| e.to_string())?;
     let muda = a.flag("muda-ai");
+    let weak_pn = a.flag("weak-pn");
     a.finish().map_err(|e| e.to_string())?;
     if !a.positional().is_empty() {
         return Err(format!(
@@ -105,11 +106,12 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             Ok(pos)
         }
         (None, Some(f)) => Err(f),
-        _ => return Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]".into()),
+        _ => return Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]".into()),
     };
     on_solver_thread(move || {
         let mut solver = MateSolver::<Tsume>::new(limits);
         solver.set_skip_futile(muda);
+        solver.set_weak_proof_numbers(weak_pn);
         solver.set_max_ply(SOLVER_MAX_PLY);
         match job {
             Ok(pos) => {

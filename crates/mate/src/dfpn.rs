@@ -129,6 +129,8 @@ pub struct Solver<G: MateGame> {
     /// Search the next node [`Solver::mid`] enters even if the table has it decided (used to
     /// bring back the proofs of its children after they were replaced).
     force_expand: bool,
+    /// Weak proof numbers at defender nodes (see [`Solver::set_weak_proof_numbers`]).
+    weak_pn: bool,
 }
 
 /// Saturating sum capped below infinity unless a term is infinite.
@@ -217,6 +219,7 @@ impl<G: MateGame> Solver<G> {
             next_report: Duration::from_secs(1),
             skip_futile: false,
             force_expand: false,
+            weak_pn: false,
         }
     }
 
@@ -242,6 +245,16 @@ impl<G: MateGame> Solver<G> {
     /// on a thread with a stack to match (the default, [`DEFAULT_MAX_PLY`], fits 2 MiB).
     pub fn set_max_ply(&mut self, plies: u32) {
         self.max_ply = plies.max(1);
+    }
+
+    /// Weak proof numbers (Ueda et al.'s WPNS) at defender nodes: the largest proof number of
+    /// the children plus one for each other unproven child, instead of their sum. The sum
+    /// counts a position reached through several evasions once per path (transpositions are
+    /// common in long problems), which can make a proven line look hopeless; the weak number
+    /// does not. Proofs and disproofs are the same either way (zero exactly when every child
+    /// is proven); only the order of the search changes. Off by default.
+    pub fn set_weak_proof_numbers(&mut self, on: bool) {
+        self.weak_pn = on;
     }
 
     /// Forgets everything learned.
@@ -617,6 +630,8 @@ impl<G: MateGame> Solver<G> {
             rep_dep = if or_node { NO_REP } else { 0 };
             any_rep = false;
             let mut clean_disproof = false;
+            // Weak proof number: largest child proof number and unproven children.
+            let (mut weak_max, mut weak_open) = (0u32, 0u32);
             for k in kids.iter_mut() {
                 if k.rep == NO_REP && (k.pn == 0 || k.dn == 0) {
                     // Decided on an earlier pass: proofs and disproofs do not change.
@@ -657,6 +672,10 @@ impl<G: MateGame> Solver<G> {
                     rep_dep = rep_dep.min(k.rep);
                 } else {
                     pn = add(pn, k.pn);
+                    if k.pn != 0 {
+                        weak_max = weak_max.max(k.pn);
+                        weak_open += 1;
+                    }
                     dn = dn.min(k.dn);
                     best_len = best_len.max(k.len.saturating_add(1));
                     if k.dn == 0 {
@@ -667,6 +686,13 @@ impl<G: MateGame> Solver<G> {
                         }
                     }
                 }
+            }
+            if !or_node && self.weak_pn {
+                pn = if weak_open == 0 {
+                    0
+                } else {
+                    add(weak_max, weak_open - 1)
+                };
             }
             if clean_disproof || (!or_node && dn != 0) {
                 rep_dep = NO_REP;

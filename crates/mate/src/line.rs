@@ -102,6 +102,11 @@ impl<G: MateGame> MateSolver<G> {
         self.exact_tail = exact_tail;
     }
 
+    /// Weak proof numbers at defender nodes (see [`Solver::set_weak_proof_numbers`]).
+    pub fn set_weak_proof_numbers(&mut self, on: bool) {
+        self.main.set_weak_proof_numbers(on);
+    }
+
     /// Gives up positions more than `plies` below the root (see [`Solver::set_max_ply`]; the
     /// default fits a 2 MiB thread stack).
     pub fn set_max_ply(&mut self, plies: u32) {
