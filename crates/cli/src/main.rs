@@ -28,7 +28,7 @@ commands:
                       check a perft suite (FEN ; D1 n ; D2 n ...)
   perft --shogi DEPTH [--sfen SFEN] [--divide]
                       shogi perft (ends with `nodes N`)
-  tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai]
+  tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]
                       solve tsume-shogi problems with df-pn
   usi                 USI mate search (go mate <ms> | infinite)
   hw gen [--out DIR]  write the Verilog ROMs/constants (hw/rtl/gen) from the Rust model
@@ -43,11 +43,13 @@ commands:
                       the static evaluation split into its terms, and the network's score
   texel gen --games N --nodes K --out FILE | texel tune FILE... [--epochs E] [--out PATH]
                       self-play positions for tuning; Texel-tune the evaluation weights
-  datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S]
+  datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S] [--random-plies R]
                       self-play training data for the network (FEN | score | result lines)
   nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T]
+             [--seed S] [--max N] [--mirror] [--hybrid]
                       train the neural evaluation on datagen data; writes a net file
-  nnue check FILE     read a net file and print its start-position score
+  nnue check FILE [DATA... [--wdl W]]
+                      read a net file and print its start-position score; with data, its loss
   help                this text
 ";
 
