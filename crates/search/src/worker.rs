@@ -8,7 +8,7 @@ use crate::movepick::{piece_to, MovePicker, QuietContext};
 use crate::score::*;
 use crate::see::{capture_gain, see_ge};
 use crate::threads::{Event, Info, Job, ScoreBound, Shared};
-use crate::tt::{Bound, Tt};
+use crate::tt::{Bound, Tt, TtHit};
 use chess::{Board, Move, MoveList, PieceKind};
 use device::MoveGenDevice;
 use eval::nnue::{Accumulator, Network, PieceBoards};
@@ -609,18 +609,10 @@ impl<D: MoveGenDevice> Worker<D> {
         } else {
             hit.map_or_else(|| self.eval(), |h| h.eval)
         };
-        // A TT score with the right bound is a better guess than the static evaluation.
-        let eval = match hit {
-            Some(h) if !in_check && !is_mate(h.score) => {
-                let s = from_tt(h.score, ply);
-                match h.bound {
-                    Bound::Exact => s,
-                    Bound::Lower if s > static_eval => s,
-                    Bound::Upper if s < static_eval => s,
-                    _ => static_eval,
-                }
-            }
-            _ => static_eval,
+        let eval = if in_check {
+            static_eval
+        } else {
+            refined_eval(static_eval, hit, ply)
         };
         self.stack[ply + OFS].eval = static_eval;
         self.stack[ply + 1 + OFS].killers = [Move::NULL; 2];
@@ -934,20 +926,7 @@ impl<D: MoveGenDevice> Worker<D> {
             static_eval = -INF;
         } else {
             static_eval = hit.map_or_else(|| self.eval(), |h| h.eval);
-            best = static_eval;
-            // A TT score whose bound points past the evaluation is the better stand-pat.
-            if let Some(h) = hit {
-                let s = from_tt(h.score, ply);
-                if !is_mate(h.score)
-                    && match h.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s > best,
-                        Bound::Upper => s < best,
-                    }
-                {
-                    best = s;
-                }
-            }
+            best = refined_eval(static_eval, hit, ply);
             if best >= beta {
                 return best;
             }
@@ -1008,5 +987,23 @@ impl<D: MoveGenDevice> Worker<D> {
             bound,
         );
         best
+    }
+}
+
+/// The static evaluation, or the TT score where its bound says the position is worth more
+/// (lower bound above it) or less (upper bound below it), or it is exact: a better guess for
+/// pruning and the quiescence stand-pat. Mate scores are left out.
+fn refined_eval(static_eval: i32, hit: Option<TtHit>, ply: usize) -> i32 {
+    match hit {
+        Some(h) if !is_mate(h.score) => {
+            let s = from_tt(h.score, ply);
+            match h.bound {
+                Bound::Exact => s,
+                Bound::Lower if s > static_eval => s,
+                Bound::Upper if s < static_eval => s,
+                _ => static_eval,
+            }
+        }
+        _ => static_eval,
     }
 }
