@@ -33,7 +33,7 @@ pub mod threads;
 pub mod tt;
 pub mod worker;
 
-pub use limits::{Limits, TimeBudget};
+pub use limits::{IterationSignals, Limits, TimeBudget};
 pub use threads::{
     vote, Event, Info, Job, Listener, PreSearch, ScoreBound, Shared, ThreadPool, NNUE_BY_DEFAULT,
 };

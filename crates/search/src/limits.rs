@@ -107,6 +107,53 @@ impl TimeBudget {
     }
 }
 
+/// What the iterations so far say about the root, for deciding whether to start another.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct IterationSignals {
+    /// Completed iterations in a row that kept the best move (0: it has just changed).
+    pub stable: i32,
+    /// The best score of the last completed iteration.
+    pub score: i32,
+    /// The best score of the iteration before it (`None` after the first).
+    pub prev_score: Option<i32>,
+    /// How long the last completed iteration took (ms).
+    pub last_ms: u64,
+    /// How long the iteration before it took (ms; 0 if none).
+    pub prev_ms: u64,
+}
+
+impl TimeBudget {
+    /// The soft target scaled by what the iterations say: a stable best move needs less time;
+    /// a fresh change of best move or a falling score earns more. Never above the hard limit.
+    pub fn scaled_soft(&self, s: &IterationSignals) -> Option<u64> {
+        let soft = self.soft?;
+        let stability = [140, 110, 95, 85, 75, 65, 60][s.stable.clamp(0, 6) as usize];
+        let falling = match s.prev_score {
+            Some(prev) => 100 + (prev - s.score).clamp(-10, 50) as u64,
+            None => 100,
+        };
+        let t = soft * stability / 100 * falling / 100;
+        Some(self.hard.map_or(t, |h| t.min(h)).max(1))
+    }
+
+    /// Between iterations at `elapsed` ms: true when the scaled soft target has passed, or
+    /// when the next iteration, predicted from the growth of the last two, would run into the
+    /// hard limit and be cut off (its time mostly lost).
+    pub fn stop_after_iteration(&self, elapsed: u64, s: &IterationSignals) -> bool {
+        let Some(target) = self.scaled_soft(s) else {
+            return false;
+        };
+        if elapsed >= target {
+            return true;
+        }
+        let growth_pct = (s.last_ms * 100)
+            .checked_div(s.prev_ms)
+            .map_or(200, |g| g.clamp(150, 300));
+        let next = s.last_ms * growth_pct / 100;
+        self.hard.is_some_and(|h| elapsed + next > h)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,5 +202,41 @@ mod tests {
             TimeBudget::plan(&Limits::movetime(1000), Color::White, 50).hard,
             Some(950)
         );
+    }
+
+    #[test]
+    fn iterations_stop_on_the_scaled_target_or_before_a_cut_off_one() {
+        let t = TimeBudget {
+            soft: Some(1000),
+            hard: Some(3000),
+        };
+        let calm = IterationSignals {
+            stable: 6,
+            score: 30,
+            prev_score: Some(30),
+            last_ms: 100,
+            prev_ms: 50,
+        };
+        let troubled = IterationSignals {
+            stable: 0,
+            score: -20,
+            prev_score: Some(30),
+            ..calm
+        };
+        let (a, b) = (
+            t.scaled_soft(&calm).unwrap(),
+            t.scaled_soft(&troubled).unwrap(),
+        );
+        assert!(a < 1000 && b > 1000 && b <= 3000, "{a} {b}");
+        assert!(!t.stop_after_iteration(a - 1, &calm) && t.stop_after_iteration(a, &calm));
+        // An iteration predicted to end past the hard limit is not started.
+        let slow = IterationSignals {
+            last_ms: 900,
+            prev_ms: 400,
+            ..troubled
+        };
+        assert!(t.stop_after_iteration(1200, &slow) && !t.stop_after_iteration(1200, &troubled));
+        // No clock: only the other limits stop the search.
+        assert!(!TimeBudget::default().stop_after_iteration(u64::MAX, &calm));
     }
 }

@@ -3,7 +3,7 @@
 //! (id 0) watches the clock and reports.
 
 use crate::history::{bonus, victim_of, History, PieceTo, NO_PIECE_TO};
-use crate::limits::{Limits, TimeBudget};
+use crate::limits::{IterationSignals, Limits, TimeBudget};
 use crate::movepick::{piece_to, MovePicker, QuietContext};
 use crate::score::*;
 use crate::see::{capture_gain, see_ge};
@@ -232,6 +232,8 @@ impl<D: MoveGenDevice> Worker<D> {
         let mut completed = 0;
         let mut last_best = Move::NULL;
         let mut stable = 0;
+        let mut signals = IterationSignals::default();
+        let mut iteration_end = 0;
         let mut result = ThreadResult {
             best: self.root_moves[0].mv,
             ponder: Move::NULL,
@@ -324,7 +326,17 @@ impl<D: MoveGenDevice> Worker<D> {
                 stable = 0;
                 last_best = best.mv;
             }
-            if self.is_main() && self.should_stop_after_iteration(best.score, stable) {
+            let now = self.shared.elapsed_ms();
+            signals = IterationSignals {
+                stable,
+                score: best.score,
+                prev_score: (completed > 1).then_some(signals.score),
+                // The clock restarts at `ponderhit`: an iteration may seem to end before it began.
+                last_ms: now.saturating_sub(iteration_end),
+                prev_ms: signals.last_ms,
+            };
+            iteration_end = now;
+            if self.is_main() && self.should_stop_after_iteration(best.score, now, &signals) {
                 self.shared.stop.store(true, Relaxed);
                 break;
             }
@@ -335,7 +347,7 @@ impl<D: MoveGenDevice> Worker<D> {
     }
 
     /// Main thread, between iterations: stop for `go mate`, the node limit or the soft time.
-    fn should_stop_after_iteration(&self, best: i32, stable: i32) -> bool {
+    fn should_stop_after_iteration(&self, best: i32, now: u64, signals: &IterationSignals) -> bool {
         if let Some(n) = self.limits.mate {
             if best >= MATE_BOUND && mate_moves(best) <= n as i32 {
                 return true;
@@ -349,15 +361,7 @@ impl<D: MoveGenDevice> Worker<D> {
         if self.shared.ponder.load(Relaxed) || self.limits.infinite {
             return false;
         }
-        if let Some(soft) = self.budget.soft {
-            // Stable best moves need less time; a fresh change earns more.
-            let scale = [140, 110, 95, 85, 75, 65, 60][stable as usize];
-            let target = soft * scale / 100;
-            if self.shared.elapsed_ms() >= target {
-                return true;
-            }
-        }
-        false
+        self.budget.stop_after_iteration(now, signals)
     }
 
     fn report(&self, job: &Job, i: usize, depth: i32, bound: ScoreBound) {
