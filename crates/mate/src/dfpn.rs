@@ -418,6 +418,17 @@ impl<G: MateGame> Solver<G> {
         self.table.store(g.board_key(), hand, 0, INF, len, 1 << 40);
     }
 
+    /// Test hook: the proof of `g` in the unlimited table, if any, made to claim `len` plies
+    /// (as an entry from a longer proof would).
+    #[cfg(test)]
+    pub(crate) fn lengthen_proof(&mut self, g: &G, len: u16) {
+        let p = self.table.probe(g.board_key(), g.attacker_hand());
+        if p.pn == 0 {
+            self.table
+                .store(g.board_key(), p.hand, 0, INF, len, 1 << 40);
+        }
+    }
+
     fn check_limits(&mut self) {
         if self.nodes >= self.limits.nodes || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
@@ -481,8 +492,8 @@ impl<G: MateGame> Solver<G> {
         }
 
         // Ply-limited runs read what the unlimited run decided: no mate at all, or a proof
-        // no longer than the plies left.
-        if let Some(r) = remaining {
+        // no longer than the plies left (unless forced to search the node itself).
+        if let (Some(r), false) = (remaining, force) {
             let u = self.table.probe(g.board_key(), hand);
             if u.dn == 0 {
                 self.table.store(key, u.hand, INF, 0, 0, 1);

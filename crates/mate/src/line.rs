@@ -41,6 +41,8 @@ const ALL_SHORT_ROUNDS: usize = 64;
 const LONE_CHECKED_BOUND: u32 = 2 * MAX_CHECKED_BOUND;
 /// Node budget of each comparison search for such an evasion.
 const LONE_CHECK_NODES: u64 = 800_000;
+/// Node budget of a search for a mate within the bound a position of a line was read at.
+const RELINK_NODES: u64 = 4_000_000;
 /// Node budget of one exact search of a line's tail.
 const TAIL_NODES: u64 = 8_000_000;
 
@@ -434,6 +436,16 @@ impl<G: MateGame> MateSolver<G> {
     /// - once the attacker's best bound is at most [`EXACT_TAIL`] plies, the rest of the line is
     ///   the exact shortest-mate, longest-resistance line of the ply-limited search.
     ///
+    /// - each position is read with a bound: a mate within it exists (the root's stored length,
+    ///   then the attacker's chosen check's length, and at a defender position one less than
+    ///   its own, or the chosen evasion's stored length if smaller). An attacker position none
+    ///   of whose checks reads a proof shorter than its bound has lost the proof it was read
+    ///   at (replaced, or another hand's entry answers first), and following the longer
+    ///   proofs left can circle (in Astral Traveler the king's laps returned to a position
+    ///   already on the line after 118 plies): a ply-limited search within the bound
+    ///   ([`Self::relink`]) finds the check again. The bound falls every ply, so such a line
+    ///   cannot circle.
+    ///
     /// The attacker's choices before the tail are the shortest stored proofs, not shown
     /// shortest: a line that mates is then shortened ([`Self::shorten_attacker`], local
     /// shortcuts found by small ply-limited searches). The line stops early (not ending in
@@ -448,6 +460,8 @@ impl<G: MateGame> MateSolver<G> {
         let mut kids: Vec<(G::Move, u16)> = Vec::new();
         // After an exact tail search fails at bound b, the next is tried at b / 2.
         let mut tail_below = self.exact_tail;
+        // The bound (plies) the position was read at: a mate within it exists.
+        let mut expect = u32::from(self.main.probe(root, 0).3);
         loop {
             if !seen.insert(g.key()) {
                 break;
@@ -478,11 +492,20 @@ impl<G: MateGame> MateSolver<G> {
                     break;
                 }
             }
-            if self.main.aborted() || kids.is_empty() {
+            if self.main.aborted() || (kids.is_empty() && !or_node) {
                 break;
             }
             let pick = if or_node {
-                let &(m, len) = kids.iter().min_by_key(|k| k.1).expect("not empty");
+                let mut best = kids.iter().min_by_key(|k| k.1).copied();
+                if best.is_none_or(|(_, l)| u32::from(l) >= expect) {
+                    // The proof this position was read at is lost (replaced, or another
+                    // hand's entry answers): find a mate within the bound again.
+                    if let Some(b) = self.relink(&g, expect, &seen) {
+                        best = Some(b);
+                    }
+                }
+                let Some((m, len)) = best else { break };
+                expect = u32::from(len);
                 if u32::from(len) < tail_below {
                     let upper = u32::from(len) + 1;
                     tail_below = upper / 2;
@@ -496,7 +519,11 @@ impl<G: MateGame> MateSolver<G> {
                 m
             } else {
                 match self.longest_evasion(&g, &kids) {
-                    Some(m) => m,
+                    Some(m) => {
+                        let len = kids.iter().find(|k| k.0 == m).map_or(0, |k| k.1);
+                        expect = u32::from(len).min(expect.saturating_sub(1));
+                        m
+                    }
                     None => break,
                 }
             };
@@ -507,6 +534,42 @@ impl<G: MateGame> MateSolver<G> {
         line
     }
 
+    /// A check of `g` (attacker to move) leading to a position not in `seen` that mates
+    /// within `k - 1` plies, with the length of its mate, found by a ply-limited search
+    /// within `k` plies ([`RELINK_NODES`]) that reads the unlimited proofs short enough;
+    /// `None` when there is none or the budget runs out. Along a line the bound falls by one
+    /// a ply, so successive searches share their ply-limited entries.
+    fn relink(
+        &mut self,
+        g: &G,
+        k: u32,
+        seen: &std::collections::HashSet<u64>,
+    ) -> Option<(G::Move, u16)> {
+        let (r, _) = self.with_budget(RELINK_NODES, |s| {
+            s.main.set_depth_limit(Some(k));
+            // Searched itself: its own entries (limited, or the unlimited one it would
+            // otherwise read) can claim the bound without any child that still shows it.
+            if s.main.reprove_at(g, true, 0).0 != 0 || s.main.aborted() {
+                return None;
+            }
+            let mut moves = Vec::new();
+            g.attacker_moves(&mut moves);
+            let mut best: Option<(G::Move, u16)> = None;
+            for m in moves {
+                let c = g.after(m);
+                if seen.contains(&c.key()) {
+                    continue;
+                }
+                let (pn, _, _, len) = s.main.probe(&c, 1);
+                if pn == 0 && best.is_none_or(|(_, l)| len < l) {
+                    best = Some((m, len));
+                }
+            }
+            best
+        });
+        r
+    }
+
     /// The defender's longest resistance among proven evasions `kids` of `g` (with the
     /// lengths of their stored proofs: upper bounds, and poor ones where a side line's proof
     /// ran into the main line). Ply-limited searches sort the evasions into short ones (a
@@ -514,7 +577,9 @@ impl<G: MateGame> MateSolver<G> {
     /// `k` = 15, each with [`LINE_STEP_NODES`] a ply of `k`; if more than one is left long,
     /// at `k` = [`MAX_CHECKED_BOUND`] in rounds with budgets doubling from 200,000 to 3.2M
     /// nodes (a side line of a hundred plies is proven quickly there, while refuting every
-    /// mate within `k` on the main line is not). A lone long one is the answer; with none,
+    /// mate within `k` on the main line is not), stopping after a round that settles none
+    /// (in Astral Traveler, ten interpositions all stored at 477 to 573 plies took 44M nodes
+    /// of rounds that settled three). A lone long one is the answer; with none,
     /// the largest bound once it has no mate within the next largest, or, when several share
     /// the top, within its own less 2 (a mate found lowers it and the next is tried: in Kemuri
     /// two king moves stored 25 plies, one of them mated in 7); with several long ones, the
@@ -546,6 +611,9 @@ impl<G: MateGame> MateSolver<G> {
             .into_iter()
             .chain((0..5).map(|i| (MAX_CHECKED_BOUND, 200_000u64 << i)));
         for (k, budget) in rounds {
+            let open_before = bounds.iter().filter(|b| !b.3).count();
+            let long_before = bounds.iter().filter(|b| b.4 >= k).count();
+            let mut searched = false;
             for i in 0..bounds.len() {
                 if bounds[i].3 || bounds[i].4 >= k {
                     continue;
@@ -560,6 +628,7 @@ impl<G: MateGame> MateSolver<G> {
                 }
                 let within = k + bounds[i].2;
                 let c = g.after(bounds[i].0);
+                searched = true;
                 match self.mate_within(&c, within, budget) {
                     Some(Some(len)) => {
                         bounds[i].1 = u32::from(len).min(within);
@@ -570,7 +639,17 @@ impl<G: MateGame> MateSolver<G> {
                     None => {}
                 }
             }
-            if bounds.iter().filter(|b| !b.3).count() <= 1 {
+            let open = bounds.iter().filter(|b| !b.3).count();
+            if open <= 1 {
+                break;
+            }
+            // A round at k = 127 that settled none of them: larger budgets rarely do (mates
+            // of hundreds of plies are never refuted within k), so the bounds decide.
+            if k == MAX_CHECKED_BOUND
+                && searched
+                && open == open_before
+                && bounds.iter().filter(|b| b.4 >= k).count() == long_before
+            {
                 break;
             }
         }
@@ -623,5 +702,45 @@ impl<G: MateGame> MateSolver<G> {
             .filter(|b| !open || !b.3)
             .min_by_key(|b| (std::cmp::Reverse(eff(b)), b.2))
             .map(|b| b.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Limits, Tsume};
+    use std::collections::HashSet;
+
+    /// When every check's stored proof claims more than the bound its position was read at
+    /// (the entries that gave the bound were replaced by longer proofs), [`MateSolver::relink`]
+    /// finds a check that mates within it again. The position's own entry still reads the
+    /// bound, so the ply-limited search must search it rather than read it.
+    #[test]
+    fn relink_finds_a_check_within_the_bound_past_longer_stored_proofs() {
+        // tanuki-11-1 (MIT, ../shared/data/tsume/tanuki.tsv): a mate in 11.
+        let pos = shogi::Position::from_sfen("6SR1/6P1B/6GG1/8k/8B/8N/9/9/9 b r2g3s3n4l17p 1")
+            .expect("parses");
+        let root = Tsume::new(pos);
+        let mut s = MateSolver::<Tsume>::new(Limits {
+            table_bytes: 1 << 20,
+            ..Limits::default()
+        });
+        assert_eq!(s.main.solve(&root), Verdict::Mate);
+        let bound = u32::from(s.main.probe(&root, 0).3);
+        assert!((11..100).contains(&bound), "root bound {bound}");
+        let mut moves = Vec::new();
+        root.attacker_moves(&mut moves);
+        for &m in &moves {
+            s.main.lengthen_proof(&root.after(m), 200);
+        }
+        for &m in &moves {
+            let (pn, _, _, len) = s.main.probe(&root.after(m), 1);
+            assert!(pn != 0 || u32::from(len) >= bound, "a short proof is left");
+        }
+        let (m, len) = s
+            .relink(&root, bound, &HashSet::new())
+            .expect("a check within the bound");
+        assert!(u32::from(len) < bound);
+        assert!(moves.contains(&m));
     }
 }
