@@ -7,7 +7,7 @@
 //! exactly one summary line: `solved S/T, length-matched L/T, nodes N, time MS`.
 
 use crate::args::Args;
-use mate::{Limits, MateSolver, Solution, Tsume, Verdict};
+use mate::{Limits, MateGame, MateSolver, Solution, Tsume, Verdict};
 use std::process::ExitCode;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -40,8 +40,10 @@ pub(crate) fn on_solver_thread<R: Send + 'static>(
 }
 
 /// True when `line` plays legally from `pos` to checkmate with a check on every attacker move.
-/// A line read back from a table whose entries were overwritten can stop short of mate.
-fn line_mates(pos: &shogi::Position, line: &[shogi::Move]) -> bool {
+/// A line read back from a table whose entries were overwritten can stop short of mate. With
+/// `muda` (muda-ai) a line may also end in a check whose every answer is a futile
+/// interposition, mate by that convention.
+fn line_mates(pos: &shogi::Position, line: &[shogi::Move], muda: bool) -> bool {
     let mut p = pos.clone();
     for (i, &m) in line.iter().enumerate() {
         if !p.is_legal(m) {
@@ -53,6 +55,13 @@ fn line_mates(pos: &shogi::Position, line: &[shogi::Move]) -> bool {
         }
     }
     p.is_checkmate()
+        || (muda
+            && line.len() % 2 == 1
+            && Tsume {
+                pos: p,
+                attacker: pos.side_to_move(),
+            }
+            .mated_but_for_futile_drops())
 }
 
 fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
@@ -116,15 +125,15 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         match job {
             Ok(pos) => {
                 let sol = solver.solve(&Tsume::new(pos.clone()));
-                println!("{}", describe(&sol, line_mates(&pos, &sol.line)));
+                println!("{}", describe(&sol, line_mates(&pos, &sol.line, muda)));
                 Ok(ExitCode::SUCCESS)
             }
-            Err(f) => run_file(&mut solver, &f),
+            Err(f) => run_file(&mut solver, &f, muda),
         }
     })?
 }
 
-fn run_file(solver: &mut MateSolver<Tsume>, path: &str) -> Result<ExitCode, String> {
+fn run_file(solver: &mut MateSolver<Tsume>, path: &str, muda: bool) -> Result<ExitCode, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let (mut total, mut solved, mut matched, mut nodes) = (0usize, 0usize, 0usize, 0u64);
     let start = Instant::now();
@@ -146,7 +155,7 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str) -> Result<ExitCode, Stri
         let sol = solver.solve(&Tsume::new(pos.clone()));
         nodes += sol.stats.nodes;
         // Solved means proven with a line that really mates.
-        let complete = sol.verdict == Verdict::Mate && line_mates(&pos, &sol.line);
+        let complete = sol.verdict == Verdict::Mate && line_mates(&pos, &sol.line, muda);
         if complete {
             solved += 1;
             if want == Some(sol.line.len()) {
@@ -161,4 +170,29 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str) -> Result<ExitCode, Stri
         start.elapsed().as_millis()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line ending in a check answered only by futile drops is a mate with muda-ai only;
+    /// a line ending short of mate is none either way.
+    #[test]
+    fn line_mates_accepts_a_futile_drop_mate_only_with_muda_ai() {
+        let pos = shogi::Position::from_sfen("4S3S/6S1L/7pB/9/7Sk/9/7R1/7R1/9 b b4g4n3l17p 9")
+            .expect("parses");
+        let check = pos.parse_usi("2g1g").expect("legal");
+        assert!(line_mates(&pos, &[check], true));
+        assert!(!line_mates(&pos, &[check], false));
+        let quiet = pos.parse_usi("2h2i").expect("legal");
+        assert!(!line_mates(&pos, &[quiet], true));
+        let mut after = pos.clone();
+        after.play(check);
+        let drop = after.parse_usi("P*1f").expect("legal");
+        let mut p2 = after.clone();
+        p2.play(drop);
+        let take = p2.parse_usi("1g1f").expect("legal");
+        assert!(line_mates(&pos, &[check, drop, take], false));
+    }
 }

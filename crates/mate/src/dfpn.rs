@@ -544,34 +544,24 @@ impl<G: MateGame> Solver<G> {
         // (shortest mate) searches, where they must not count.
         let mut kids = std::mem::take(&mut self.buffers[depth]);
         kids.clear();
-        let mut futile_len = 0u16;
         let mut futile: Vec<G::Move> = Vec::new();
         if !or_node && remaining.is_some() && self.skip_futile {
+            // Futile: capturing the interposed piece with the checker mates at once.
             for &m in moves.iter() {
-                if let Some(c) = g.checker_moved_to_interposition(m) {
-                    // Futile if the position with the checker moved there is mate as it
-                    // stands (no plies left): capturing the interposed piece mates at once.
-                    let saved = std::mem::take(&mut self.path);
-                    let at = self.depth_limit.unwrap_or(ply);
-                    let (pn, _, len, _, _) = self.mid(
-                        &c,
-                        false,
-                        INF,
-                        INF,
-                        at,
-                        path_hash(self.path_seed(at), c.key()),
-                    );
-                    self.path = saved;
-                    if pn == 0 {
-                        futile_len = futile_len.max(len);
-                        futile.push(m);
-                    }
+                if g.checker_moved_to_interposition(m)
+                    .is_some_and(|c| c.is_mated())
+                {
+                    futile.push(m);
                 }
             }
-            // When every evasion is such a drop the position is not mate: they all count.
+            // When every evasion is such a drop, the check mates by the convention (the drops
+            // only add their own capture). Proven for this hand and larger ones: with fewer
+            // pieces the defender has fewer such drops, each still futile.
             if futile.len() == moves.len() {
-                futile.clear();
-                futile_len = 0;
+                self.moves[depth] = moves;
+                self.buffers[depth] = kids;
+                self.table.store(key, hand, 0, INF, 0, 1);
+                return (0, INF, 0, hand, NO_REP);
             }
         }
         for &m in moves.iter() {
@@ -586,9 +576,18 @@ impl<G: MateGame> Solver<G> {
                 let c = g.after(m);
                 let ck = self.prefetch_child(c.board_key(), ply);
                 let answers = c.defender_move_count();
-                if answers == 0 && c.is_mated() {
+                // With muda-ai, a check answered only by futile drops mates too.
+                let futile_mate = answers > 0
+                    && self.skip_futile
+                    && remaining.is_some()
+                    && c.mated_but_for_futile_drops();
+                if (answers == 0 && c.is_mated()) || futile_mate {
                     // Mate in one: no need to look further.
-                    let cp = c.mated_proof_hand();
+                    let cp = if futile_mate {
+                        c.attacker_hand()
+                    } else {
+                        c.mated_proof_hand()
+                    };
                     self.table.store(ck, cp, 0, INF, 0, 1);
                     let p = g.or_proof_hand(m, cp);
                     self.moves[depth] = moves;
@@ -768,11 +767,7 @@ impl<G: MateGame> Solver<G> {
                 }
                 g.and_proof_hand(m)
             };
-            let len = if or_node {
-                best_len
-            } else {
-                best_len.max(futile_len)
-            };
+            let len = best_len;
             self.table.store(key, p, 0, INF, len, work);
             (0, INF, len, p, NO_REP)
         } else if dn == 0 {

@@ -1,6 +1,6 @@
 //! Solver behaviour: no mate, limits, perpetual check, hand dominance, long lines.
 
-use mate::{Limits, MateSolver, Solver, Tsume, Verdict};
+use mate::{Limits, MateGame, MateSolver, Solver, Tsume, Verdict};
 use shogi::Position;
 
 fn tsume(s: &str) -> Tsume {
@@ -119,4 +119,25 @@ fn hand_dominance_reuses_proofs_and_disproofs() {
         Verdict::NoMate
     );
     assert_eq!(s.stats().nodes, 1, "answered by dominance");
+}
+
+/// Muda-ai: a check whose every answer is a drop that the checker takes with mate mates by
+/// the convention (the drops are futile). Without the option each drop and its capture count.
+/// The rook check `2g1g` here (from tanuki-11-101's line) is answered only by drops on 1f.
+#[test]
+fn a_check_answered_only_by_futile_drops_mates_with_muda_ai() {
+    let g = tsume("4S3S/6S1L/7pB/9/7Sk/9/7R1/7R1/9 b b4g4n3l17p 9");
+    let mut s = MateSolver::new(small());
+    let counted = s.solve(&g);
+    assert_eq!(counted.verdict, Verdict::Mate);
+    let usi: Vec<String> = counted.line.iter().map(|m| m.usi()).collect();
+    assert_eq!(usi.len(), 3, "{usi:?}");
+    assert_eq!(usi[0], "2g1g");
+    s.set_skip_futile(true);
+    let futile = s.solve(&g);
+    assert_eq!(futile.verdict, Verdict::Mate);
+    let usi: Vec<String> = futile.line.iter().map(|m| m.usi()).collect();
+    assert_eq!(usi, ["2g1g"]);
+    let after = g.after(futile.line[0]);
+    assert!(!after.is_mated() && after.mated_but_for_futile_drops());
 }
