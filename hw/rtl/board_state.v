@@ -20,6 +20,11 @@
 // load words  0-11 kind bitboards (kind*2 + half), 12-15 colour bitboards, 16 {rights[11:8],
 //             ep[7:1], side[0]}, 17 castling rook squares {bs, bl... 6 bits each: [5:0] white
 //             short, [11:6] white long, [17:12] black short, [23:18] black long}.
+//             The host sends them in this order: word 16 finds the colour boards loaded
+//             (white, black) and swaps them into role order when black is to move.
+// The colour boards are kept by role (side to move, opponent) rather than by colour: every
+// command that passes the turn swaps them, so the units take their own and the opponent's
+// pieces without a select by `side`.
 module board_state (
     input  wire         clk,
     input  wire         accept,     // the command below is taken (the device is ready)
@@ -31,7 +36,7 @@ module board_state (
     input  wire         unmake,
     input  wire [31:0]  word,
     output reg  [383:0] kinds,      // kind k at [64k +: 64]
-    output reg  [127:0] colors,     // colour c at [64c +: 64]
+    output reg  [127:0] colors,     // by role: the side to move's pieces [63:0], the opponent's [127:64]
     output reg          side,       // 0 white, 1 black
     output reg  [6:0]   ep,         // en-passant square, 64 = none
     output reg  [3:0]   rights,     // white short, white long, black short, black long
@@ -64,15 +69,19 @@ module board_state (
 
     reg [383:0] kclr, kset;   // per kind: squares cleared, then set
     reg [63:0]  stm_clr, stm_set, opp_clr, opp_set;   // the side to move (when applied), the other
-    reg         c_apply, c_flip, c_ep_we, c_rights_we, c_load;
+    reg         c_apply, c_flip, c_ep_we, c_rights_we;
+    reg         c_swap;     // the colour boards swap roles: the turn passes, or a load finds black to move
+    reg         c_load;     // a load word is written, the one c_lword selects
+    reg [17:0]  c_lword;    // the load address, one-hot (no decode at the enables)
     reg [3:0]   c_rights;
     reg [3:0]   c_ep;       // {none, file}
-    reg [4:0]   c_addr;
     reg [31:0]  c_data;
     integer k;
     always @(posedge clk) begin
         c_load <= accept && load;
-        c_addr <= load_addr;
+        for (k = 0; k < 18; k = k + 1)
+            c_lword[k] <= load_addr == k;
+        c_swap <= accept && (make || unmake || make_null || (load && load_addr == 5'd16 && load_data[0]));
         c_data <= load_data;
         c_apply <= accept && (make || unmake) && !(unmake && word[30]);   // bitboards change
         c_flip <= accept && (make || unmake || make_null);
@@ -127,33 +136,32 @@ module board_state (
 
     // ---- apply ----
     integer lw;
+    // A load word and a command never come in the same clock, so the load writes below
+    // (the last assignments win) and the command's never compete.
     always @(posedge clk) begin
-        if (c_load) begin
-            case (c_addr)
-                5'd16: begin
-                    side <= c_data[0];
-                    ep <= c_data[7:1];
-                    rights <= c_data[11:8];
-                end
-                5'd17: rook_sqs <= c_data[23:0];
-                default: ;
-            endcase
-            for (lw = 0; lw < 12; lw = lw + 1)
-                if (c_addr == lw) kinds[32 * lw +: 32] <= c_data;
-            for (lw = 0; lw < 4; lw = lw + 1)
-                if (c_addr == lw + 12) colors[32 * lw +: 32] <= c_data;
-        end else begin
-            if (c_apply) begin
-                kinds <= (kinds & ~kclr) | kset;
-                colors[63:0] <= (colors[63:0] & ~(side ? opp_clr : stm_clr)) | (side ? opp_set : stm_set);
-                colors[127:64] <= (colors[127:64] & ~(side ? stm_clr : opp_clr)) | (side ? stm_set : opp_set);
-            end
-            // The en-passant square lies on the capture rank of the side to move before the
-            // command (make: the mover; unmake: the mover of the move before the one taken back):
-            // rank 3 after white's double push, rank 6 after black's.
-            if (c_ep_we) ep <= c_ep[3] ? NO_SQ : {1'b0, side ? 3'd5 : 3'd2, c_ep[2:0]};
-            if (c_rights_we) rights <= c_rights;
-            if (c_flip) side <= ~side;
+        if (c_apply) kinds <= (kinds & ~kclr) | kset;
+        // The turn passes: the opponent becomes the side to move (the masks apply to the
+        // boards as they were: stm_* to the side to move before the command). Load word 16
+        // swaps them the same way when black is to move (c_apply is off then).
+        if (c_swap) begin
+            colors[63:0] <= c_apply ? ((colors[127:64] & ~opp_clr) | opp_set) : colors[127:64];
+            colors[127:64] <= c_apply ? ((colors[63:0] & ~stm_clr) | stm_set) : colors[63:0];
         end
+        // The en-passant square lies on the capture rank of the side to move before the
+        // command (make: the mover; unmake: the mover of the move before the one taken back):
+        // rank 3 after white's double push, rank 6 after black's.
+        if (c_ep_we) ep <= c_ep[3] ? NO_SQ : {1'b0, side ? 3'd5 : 3'd2, c_ep[2:0]};
+        if (c_rights_we) rights <= c_rights;
+        if (c_flip) side <= ~side;
+        for (lw = 0; lw < 12; lw = lw + 1)
+            if (c_load && c_lword[lw]) kinds[32 * lw +: 32] <= c_data;
+        for (lw = 0; lw < 4; lw = lw + 1)
+            if (c_load && c_lword[lw + 12]) colors[32 * lw +: 32] <= c_data;
+        if (c_load && c_lword[16]) begin
+            side <= c_data[0];
+            ep <= c_data[7:1];
+            rights <= c_data[11:8];
+        end
+        if (c_load && c_lword[17]) rook_sqs <= c_data[23:0];
     end
 endmodule

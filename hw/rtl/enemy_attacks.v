@@ -20,12 +20,12 @@ module enemy_attacks (
     reg [63:0] empty0, orth0, diag0, pawns0, knights0, king0;
     reg        side0;
     always @(posedge clk) begin
-        empty0 <= ~((colors[127:64] | colors[63:0]) & ~(kinds[64 * KIND_KING +: 64] & ours_of(colors, side)));
-        orth0 <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
-        diag0 <= (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
-        pawns0 <= kinds[64 * KIND_PAWN +: 64] & theirs_of(colors, side);
-        knights0 <= kinds[64 * KIND_KNIGHT +: 64] & theirs_of(colors, side);
-        king0 <= kinds[64 * KIND_KING +: 64] & theirs_of(colors, side);
+        empty0 <= ~((colors[127:64] | colors[63:0]) & ~(kinds[64 * KIND_KING +: 64] & ours_of(colors)));
+        orth0 <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors);
+        diag0 <= (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors);
+        pawns0 <= kinds[64 * KIND_PAWN +: 64] & theirs_of(colors);
+        knights0 <= kinds[64 * KIND_KNIGHT +: 64] & theirs_of(colors);
+        king0 <= kinds[64 * KIND_KING +: 64] & theirs_of(colors);
         side0 <= side;
     end
 

@@ -195,13 +195,14 @@ function automatic [7:0] below8(input [2:0] p);
     below8 = (8'd1 << p) - 8'd1;
 endfunction
 
-// The colour boards by role: the side to move's pieces and the opponent's (explicit 2:1
-// selects: a part-select at 64 * side would be synthesized as a shifter).
-function automatic [63:0] ours_of(input [127:0] colors, input side);
-    ours_of = side ? colors[127:64] : colors[63:0];
+// The colour boards, which board_state keeps by role: the side to move's pieces at [63:0],
+// the opponent's at [127:64] (so no unit selects them by `side`, a register that would fan
+// out to every unit's words).
+function automatic [63:0] ours_of(input [127:0] colors);
+    ours_of = colors[63:0];
 endfunction
-function automatic [63:0] theirs_of(input [127:0] colors, input side);
-    theirs_of = side ? colors[63:0] : colors[127:64];
+function automatic [63:0] theirs_of(input [127:0] colors);
+    theirs_of = colors[127:64];
 endfunction
 
 // The one-square board of sq: a 6-to-64 decoder (one LUT6 a bit), not a 64-bit shifter.

@@ -30,24 +30,26 @@ module king_analysis (
     reg [63:0] ours0, occ0, orth0, diag0, knights0, pawns0, king0;
     reg        side0;
     always @(posedge clk) begin
-        ours0 <= ours_of(colors, side);
+        ours0 <= ours_of(colors);
         occ0 <= colors[127:64] | colors[63:0];
-        orth0 <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
-        diag0 <= (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
-        knights0 <= kinds[64 * KIND_KNIGHT +: 64] & theirs_of(colors, side);
-        pawns0 <= kinds[64 * KIND_PAWN +: 64] & theirs_of(colors, side);
-        king0 <= kinds[64 * KIND_KING +: 64] & ours_of(colors, side);
+        orth0 <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors);
+        diag0 <= (kinds[64 * KIND_BISHOP +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors);
+        knights0 <= kinds[64 * KIND_KNIGHT +: 64] & theirs_of(colors);
+        pawns0 <= kinds[64 * KIND_PAWN +: 64] & theirs_of(colors);
+        king0 <= kinds[64 * KIND_KING +: 64] & ours_of(colors);
         side0 <= side;
     end
 
     // ---- stage 1: king square, its neighbourhood words ----
     reg [5:0]  k1;
+    reg [63:0] king1;   // the king, one-hot (the leaper sets at it are shifts of it)
     reg [59:0] lsel1;   // the king's line on axis a, one-hot, at [15a +: 15]
     reg [63:0] ours1, occ1w, orth1, diag1, knights1, pawns1;
     reg        side1;
     always @(posedge clk) begin : king_lines
         integer a;
         k1 <= onehot_index(king0);
+        king1 <= king0;
         for (a = 0; a < 4; a = a + 1)
             lsel1[15 * a +: 15] <= line_select(a[1:0], king0);
         ours1 <= ours0;
@@ -59,12 +61,21 @@ module king_analysis (
         side1 <= side0;
     end
 
-    // ---- stage 2: line gathers (the line selects of stage 1), the leaper ROMs at the king ----
+    // ---- stage 2: line gathers (the line selects of stage 1), the leapers' squares at the
+    // king: set-wise from the one-hot king (each bit an OR of up to 8 others), not a ROM read
+    // at the king square, whose register fanned out to 128 ROM outputs ----
     reg [5:0]  k2g;
     reg [31:0] occ2g;   // line a at [8a +: 8]
     reg [31:0] own2g;
     reg [31:0] sl2g;
     reg [63:0] katt2g, patt2g, knights2g, pawns2g;   // leaper attacks of the king square, our leapers
+    reg [63:0] kn1;
+    always @* begin : knight_sq
+        integer i;
+        kn1 = 64'd0;
+        for (i = 0; i < 8; i = i + 1)
+            kn1 = kn1 | knight_step(king1, i[2:0]);
+    end
     always @(posedge clk) begin : lines_1
         integer a;
         k2g <= k1;
@@ -73,8 +84,9 @@ module king_analysis (
             own2g[8 * a +: 8] <= line_gather_sel(a[1:0], lsel1[15 * a +: 15], ours1);
             sl2g[8 * a +: 8] <= line_gather_sel(a[1:0], lsel1[15 * a +: 15], a < 2 ? orth1 : diag1);
         end
-        katt2g <= rom_knight_attacks(k1);
-        patt2g <= side1 ? rom_black_pawn_attacks(k1) : rom_white_pawn_attacks(k1);
+        katt2g <= kn1;
+        // the squares from which an enemy pawn attacks the king: those our pawn there would attack
+        patt2g <= side1 ? (step(king1, DIR_SE) | step(king1, DIR_SW)) : (step(king1, DIR_NE) | step(king1, DIR_NW));
         knights2g <= knights1;
         pawns2g <= pawns1;
     end

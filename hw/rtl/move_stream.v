@@ -64,12 +64,12 @@ module move_stream (
     reg [63:0] victim [0:4];
     reg        s;   // side to move
     always @(posedge clk) begin
-        them <= theirs_of(colors, side);
-        victim[0] <= kinds[64 * VICTIM_0 +: 64] & theirs_of(colors, side);
-        victim[1] <= kinds[64 * VICTIM_1 +: 64] & theirs_of(colors, side);
-        victim[2] <= kinds[64 * VICTIM_2 +: 64] & theirs_of(colors, side);
-        victim[3] <= kinds[64 * VICTIM_3 +: 64] & theirs_of(colors, side);
-        victim[4] <= kinds[64 * VICTIM_4 +: 64] & theirs_of(colors, side);
+        them <= theirs_of(colors);
+        victim[0] <= kinds[64 * VICTIM_0 +: 64] & theirs_of(colors);
+        victim[1] <= kinds[64 * VICTIM_1 +: 64] & theirs_of(colors);
+        victim[2] <= kinds[64 * VICTIM_2 +: 64] & theirs_of(colors);
+        victim[3] <= kinds[64 * VICTIM_3 +: 64] & theirs_of(colors);
+        victim[4] <= kinds[64 * VICTIM_4 +: 64] & theirs_of(colors);
         s <= side;
     end
 

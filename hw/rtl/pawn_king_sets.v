@@ -42,12 +42,12 @@ module pawn_king_sets (
     reg [1:0]  rights0;   // short, long of the side to move
     reg [11:0] rooks0;    // their rook squares
     always @(posedge clk) begin
-        ours <= ours_of(colors, side);
-        them <= theirs_of(colors, side);
+        ours <= ours_of(colors);
+        them <= theirs_of(colors);
         empty <= ~(colors[127:64] | colors[63:0]);
-        pawns <= kinds[64 * KIND_PAWN +: 64] & ours_of(colors, side);
-        their_orth <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors, side);
-        king0 <= kinds[64 * KIND_KING +: 64] & ours_of(colors, side);
+        pawns <= kinds[64 * KIND_PAWN +: 64] & ours_of(colors);
+        their_orth <= (kinds[64 * KIND_ROOK +: 64] | kinds[64 * KIND_QUEEN +: 64]) & theirs_of(colors);
+        king0 <= kinds[64 * KIND_KING +: 64] & ours_of(colors);
         s <= side;
         ep0 <= ep;
         rights0 <= side ? rights[3:2] : rights[1:0];
@@ -75,11 +75,18 @@ module pawn_king_sets (
     endfunction
 
     // ---- king ----
-    reg [5:0]  ksq;
-    reg [63:0] king_rom, ours_k, king_reach;
+    // The king's steps set-wise from the one-hot king (no square decode, no ROM read).
+    reg [63:0] king_k, king_rom, ours_k, king_reach;
+    reg [63:0] king_steps;
+    always @* begin : steps
+        integer d;
+        king_steps = 64'd0;
+        for (d = 0; d < 8; d = d + 1)
+            king_steps = king_steps | step(king_k, d[2:0]);
+    end
     always @(posedge clk) begin
-        ksq <= onehot_index(king0);
-        king_rom <= rom_king_attacks(ksq);
+        king_k <= king0;
+        king_rom <= king_steps;
         ours_k <= ours;
         king_reach <= king_rom & ~ours_k;
         king_set <= king_reach & ~enemy_attacks;

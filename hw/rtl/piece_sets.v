@@ -3,9 +3,10 @@
 // writes the piece's legal destination set into the next slot of move_stream:
 //   words     our pieces of each kind, the occupancy (free-running, next to this unit), then
 //             each kind's set and the same set without its lowest piece;
-//   iterator  the current kind's set `rem` and `rem2` (rem without its lowest piece): the
-//             piece is rem ^ rem2, so the loop is one carry chain (rem2 & (rem2 - 1)), and
-//             "last of its kind" is rem2 == 0, a test of a register;
+//   iterator  the current kind's set `rem`, `rem2` (rem without its lowest piece) and `rem3`
+//             (rem2 without its lowest): the piece is rem ^ rem2, so the loop is one carry
+//             chain (rem3 & (rem3 - 1)), and "last of its kind" (rem2 == 0) is registered from
+//             rem3 == 0, a test of a register;
 //   1  the occupancy of the four lines through the piece (line gathers), its knight jumps;
 //   2  the line ROM (block RAM): attacks along each line, in line coordinates, registered
 //      again before any logic (2r);
@@ -42,15 +43,16 @@ module piece_sets (
     reg [63:0] kset [0:3];    // of_kind0, a clock later
     reg [63:0] kset2 [0:3];   // the same without its lowest piece
     reg [3:0]  nonempty;
-    reg [3:0]  single;        // the kind has exactly one piece (kset2 == 0)
+    reg [63:0] kset3 [0:3];   // kset2 without its lowest piece, a clock later
+    reg [3:0]  single;        // the kind has exactly one piece (kset2 == 0), a clock later
     reg [63:0] ours_w, occ_w;
     integer j;
     always @(posedge clk) begin
-        of_kind0[0] <= kinds[64 * ATTACKER_0 +: 64] & ours_of(colors, side);
-        of_kind0[1] <= kinds[64 * ATTACKER_1 +: 64] & ours_of(colors, side);
-        of_kind0[2] <= kinds[64 * ATTACKER_2 +: 64] & ours_of(colors, side);
-        of_kind0[3] <= kinds[64 * ATTACKER_3 +: 64] & ours_of(colors, side);
-        ours0 <= ours_of(colors, side);
+        of_kind0[0] <= kinds[64 * ATTACKER_0 +: 64] & ours_of(colors);
+        of_kind0[1] <= kinds[64 * ATTACKER_1 +: 64] & ours_of(colors);
+        of_kind0[2] <= kinds[64 * ATTACKER_2 +: 64] & ours_of(colors);
+        of_kind0[3] <= kinds[64 * ATTACKER_3 +: 64] & ours_of(colors);
+        ours0 <= ours_of(colors);
         occ0 <= colors[127:64] | colors[63:0];
         ours_w <= ours0;
         occ_w <= occ0;
@@ -58,7 +60,8 @@ module piece_sets (
             kset[j] <= of_kind0[j];
             kset2[j] <= of_kind0[j] & (of_kind0[j] - 64'd1);
             nonempty[j] <= of_kind0[j] != 64'd0;
-            single[j] <= (of_kind0[j] & (of_kind0[j] - 64'd1)) == 64'd0;
+            kset3[j] <= kset2[j] & (kset2[j] - 64'd1);
+            single[j] <= kset2[j] == 64'd0;
         end
     end
 
@@ -67,7 +70,7 @@ module piece_sets (
     endfunction
 
     // ---- iterator ----
-    reg [63:0] rem, rem2;
+    reg [63:0] rem, rem2, rem3;
     reg [1:0]  kcur;
     reg        active;
     reg [3:0]  slot;
@@ -83,12 +86,17 @@ module piece_sets (
     wire [2:0] first_kind = nonempty[0] ? 3'd0 : nonempty[1] ? 3'd1 : nonempty[2] ? 3'd2 : nonempty[3] ? 3'd3 : 3'd4;
     // What the iterator loads when it starts or leaves kind k, registered from the words
     // (which hold still while generating), so a kind change is a 3:1 select of registers:
-    // the set, the set without its lowest piece, whether that piece is the only one, the kind.
+    // the set, the set without its lowest piece and without its two lowest, whether the
+    // lowest is the only one, the kind. The kinds are chosen from `nonempty` (a clock after
+    // kset); kset3 and `single` come a clock later still (no carry chain feeds a zero test
+    // or a select in one clock), so the start selects them by the registered first kind,
+    // and next_set3 / next_last are selected by the registered next kinds.
     reg [63:0] first_set, first_set2;
-    reg        first_last, first_ok;
+    reg        first_ok;
     reg [1:0]  first_k;
     reg [63:0] next_set [0:2];
     reg [63:0] next_set2 [0:2];
+    reg [63:0] next_set3 [0:2];
     reg [2:0]  next_last, next_ok;
     reg [1:0]  next_k [0:2];
     always @(posedge clk) begin : next_sets
@@ -96,16 +104,16 @@ module piece_sets (
         reg [2:0] nk;
         first_set <= kset[first_kind[1:0]];
         first_set2 <= kset2[first_kind[1:0]];
-        first_last <= single[first_kind[1:0]];
         first_ok <= !first_kind[2];
         first_k <= first_kind[1:0];
         for (k = 0; k < 3; k = k + 1) begin
             nk = next_kind(nonempty, k[1:0]);
             next_set[k] <= kset[nk[1:0]];
             next_set2[k] <= kset2[nk[1:0]];
-            next_last[k] <= single[nk[1:0]];
             next_ok[k] <= !nk[2];
             next_k[k] <= nk[1:0];
+            next_set3[k] <= kset3[next_k[k]];
+            next_last[k] <= single[next_k[k]];
         end
     end
     reg        last;   // rem2 == 0: the current piece is the last of its kind
@@ -115,8 +123,17 @@ module piece_sets (
     reg [59:0] lsel0;  // the piece's line on axis a, one-hot, at [15a +: 15]
     reg [1:0]  k0;
     reg [3:0]  s0;
-    always @(posedge clk) begin : iterate
+    // The piece's square, lines, kind and slot are registered every clock (no enable from
+    // `active`: they matter only with v0).
+    always @(posedge clk) begin : stage0
         integer a;
+        sq0 <= onehot_index(rem ^ rem2);
+        for (a = 0; a < 4; a = a + 1)
+            lsel0[15 * a +: 15] <= line_select(a[1:0], rem ^ rem2);
+        k0 <= kcur;
+        s0 <= slot;
+    end
+    always @(posedge clk) begin : iterate
         v0 <= 1'b0;
         if (rst) begin
             active <= 1'b0;
@@ -125,26 +142,24 @@ module piece_sets (
             kcur <= first_k;
             rem <= first_set;
             rem2 <= first_set2;
-            last <= first_last;
+            rem3 <= kset3[first_k];
+            last <= single[first_k];
             slot <= 4'd0;
         end else if (active) begin
             v0 <= 1'b1;
-            sq0 <= onehot_index(rem ^ rem2);
-            for (a = 0; a < 4; a = a + 1)
-                lsel0[15 * a +: 15] <= line_select(a[1:0], rem ^ rem2);
-            k0 <= kcur;
-            s0 <= slot;
             slot <= slot + 4'd1;
             if (!last) begin
                 rem <= rem2;
-                rem2 <= rem2 & (rem2 - 64'd1);
-                last <= (rem2 & (rem2 - 64'd1)) == 64'd0;
+                rem2 <= rem3;
+                rem3 <= rem3 & (rem3 - 64'd1);
+                last <= rem3 == 64'd0;
             end else begin
                 // kcur is 3 only with its last piece, and then next_ok[3] would be 0
                 active <= kcur != 2'd3 && next_ok[kcur];
                 kcur <= next_k[kcur];
                 rem <= next_set[kcur];
                 rem2 <= next_set2[kcur];
+                rem3 <= next_set3[kcur];
                 last <= next_last[kcur];
             end
         end
