@@ -71,6 +71,17 @@ function automatic [63:0] knight_step(input [63:0] b, input [2:0] k);
     endcase
 endfunction
 
+// Every square a king (knight = 0) or a knight (knight = 1) on a square of b reaches in one
+// move, set-wise: an OR of the eight shifted copies of b.
+function automatic [63:0] leaper_reach(input [63:0] b, input knight);
+    integer i;
+    begin
+        leaper_reach = 64'd0;
+        for (i = 0; i < 8; i = i + 1)
+            leaper_reach = leaper_reach | (knight ? knight_step(b, i[2:0]) : step(b, i[2:0]));
+    end
+endfunction
+
 function automatic signed [6:0] knight_delta(input [2:0] k);
     case (k)
         3'd0:    knight_delta = 7'sd17;

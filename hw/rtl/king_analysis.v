@@ -70,12 +70,7 @@ module king_analysis (
     reg [31:0] sl2g;
     reg [63:0] katt2g, patt2g, knights2g, pawns2g;   // leaper attacks of the king square, our leapers
     reg [63:0] kn1;
-    always @* begin : knight_sq
-        integer i;
-        kn1 = 64'd0;
-        for (i = 0; i < 8; i = i + 1)
-            kn1 = kn1 | knight_step(king1, i[2:0]);
-    end
+    always @* kn1 = leaper_reach(king1, 1'b1);
     always @(posedge clk) begin : lines_1
         integer a;
         k2g <= k1;

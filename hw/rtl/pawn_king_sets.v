@@ -78,12 +78,7 @@ module pawn_king_sets (
     // The king's steps set-wise from the one-hot king (no square decode, no ROM read).
     reg [63:0] king_k, king_rom, ours_k, king_reach;
     reg [63:0] king_steps;
-    always @* begin : steps
-        integer d;
-        king_steps = 64'd0;
-        for (d = 0; d < 8; d = d + 1)
-            king_steps = king_steps | step(king_k, d[2:0]);
-    end
+    always @* king_steps = leaper_reach(king_k, 1'b0);
     always @(posedge clk) begin
         king_k <= king0;
         king_rom <= king_steps;
