@@ -546,14 +546,7 @@ impl<G: MateGame> Solver<G> {
         kids.clear();
         let mut futile: Vec<G::Move> = Vec::new();
         if !or_node && remaining.is_some() && self.skip_futile {
-            // Futile: capturing the interposed piece with the checker mates at once.
-            for &m in moves.iter() {
-                if g.checker_moved_to_interposition(m)
-                    .is_some_and(|c| c.is_mated())
-                {
-                    futile.push(m);
-                }
-            }
+            futile.extend(moves.iter().filter(|&&m| g.is_futile_interposition(m)));
             // When every evasion is such a drop, the check mates by the convention (the drops
             // only add their own capture). Proven for this hand and larger ones: with fewer
             // pieces the defender has fewer such drops, each still futile.

@@ -97,16 +97,17 @@ pub trait MateGame: Clone {
     fn checker_moved_to_interposition(&self, _m: Self::Move) -> Option<Self> {
         None
     }
+    /// Whether the defender move `m` is a futile interposition (muda-ai): a drop whose capture
+    /// by the checker mates at once (checkmate by the rules of play, not by the convention).
+    fn is_futile_interposition(&self, m: Self::Move) -> bool {
+        self.checker_moved_to_interposition(m)
+            .is_some_and(|c| c.is_mated())
+    }
     /// Mate by the muda-ai convention (defender to move, in check): the defender has answers,
-    /// and every one is a futile interposition, a drop whose capture by the checker mates at
-    /// once (checkmate by the rules of play, not by this convention again).
+    /// and every one is a futile interposition.
     fn mated_but_for_futile_drops(&self) -> bool {
         let mut moves = Vec::new();
         self.defender_moves(&mut moves);
-        !moves.is_empty()
-            && moves.iter().all(|&m| {
-                self.checker_moved_to_interposition(m)
-                    .is_some_and(|c| c.is_mated())
-            })
+        !moves.is_empty() && moves.iter().all(|&m| self.is_futile_interposition(m))
     }
 }

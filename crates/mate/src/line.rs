@@ -343,13 +343,7 @@ impl<G: MateGame> MateSolver<G> {
                 let remaining = e - ply;
                 let mut futile = Vec::new();
                 if self.main.skip_futile {
-                    for &m in moves.iter() {
-                        if g.checker_moved_to_interposition(m)
-                            .is_some_and(|c| c.is_mated())
-                        {
-                            futile.push(m);
-                        }
-                    }
+                    futile.extend(moves.iter().filter(|&&m| g.is_futile_interposition(m)));
                     if futile.len() == moves.len() {
                         // Mate by the convention: every answer is a futile drop.
                         break;
