@@ -336,7 +336,7 @@ impl<D: MoveGenDevice> Worker<D> {
                 prev_ms: signals.last_ms,
             };
             iteration_end = now;
-            if self.is_main() && self.should_stop_after_iteration(best.score, now, &signals) {
+            if self.is_main() && self.should_stop_after_iteration(now, &signals) {
                 self.shared.stop.store(true, Relaxed);
                 break;
             }
@@ -346,9 +346,11 @@ impl<D: MoveGenDevice> Worker<D> {
         result
     }
 
-    /// Main thread, between iterations: stop for `go mate`, the node limit or the soft time.
-    fn should_stop_after_iteration(&self, best: i32, now: u64, signals: &IterationSignals) -> bool {
+    /// Main thread, between iterations at `now` ms: stop for `go mate`, the node limit or the
+    /// time budget.
+    fn should_stop_after_iteration(&self, now: u64, signals: &IterationSignals) -> bool {
         if let Some(n) = self.limits.mate {
+            let best = signals.score;
             if best >= MATE_BOUND && mate_moves(best) <= n as i32 {
                 return true;
             }
