@@ -121,6 +121,24 @@ def sprt_llr(r, elo0, elo1):
     return (s1 - s0) * (2 * s - s0 - s1) * n / (2 * var)
 
 
+def move_comment(info, used):
+    """cutechess-style comment: the mover's last score (White's view, pawns) / depth, then the
+    seconds the move took, e.g. `+0.35/14 0.412s`; `+M5` / `-M3` for mate scores."""
+    parts = []
+    score = info.get("score")
+    if score is not None:
+        pov = score.pov(chess.WHITE)
+        if pov.is_mate():
+            m = pov.mate()
+            text = f"+M{m}" if m > 0 else f"-M{-m}"
+        else:
+            text = f"{pov.score() / 100:+.2f}"
+        depth = info.get("depth")
+        parts.append(f"{text}/{depth}" if depth is not None else text)
+    parts.append(f"{used:.3f}s")
+    return " ".join(parts)
+
+
 def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
     base, inc = parse_tc(args.tc)
     cmds = [args.engine1, args.engine2]
@@ -159,7 +177,7 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
                 limit = chess.engine.Limit(white_clock=max(clocks[chess.WHITE], 0.001), black_clock=max(clocks[chess.BLACK], 0.001),
                                            white_inc=inc, black_inc=inc)
             t0 = time.monotonic()
-            res = eng.play(board, limit)
+            res = eng.play(board, limit, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE)
             used = time.monotonic() - t0
             clocks[side] -= used
             if clocks[side] < 0 and not args.nodes:
@@ -172,7 +190,7 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
                 time_loser = side
                 break
             board.push(res.move)
-            node = node.add_variation(res.move)
+            node = node.add_variation(res.move, comment=move_comment(res.info, used))
         if time_loser is not None:
             res_str = "0-1" if time_loser == chess.WHITE else "1-0"
         elif board.ply() >= args.max_plies and not board.is_game_over(claim_draw=True):
