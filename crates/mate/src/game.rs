@@ -10,6 +10,8 @@ pub trait HandSet: Copy + Eq + Default + std::fmt::Debug {
     fn max(self, other: Self) -> Self;
     /// Kind-by-kind minimum.
     fn min(self, other: Self) -> Self;
+    /// The hand as bits, for hashing (equal hands, equal bits).
+    fn bits(self) -> u64;
 }
 
 impl HandSet for () {
@@ -18,6 +20,9 @@ impl HandSet for () {
     }
     fn max(self, _: ()) {}
     fn min(self, _: ()) {}
+    fn bits(self) -> u64 {
+        0
+    }
 }
 
 /// A position of a mate problem. The attacker moves at even plies from the root.

@@ -14,6 +14,9 @@ impl HandSet for Hand {
     fn min(self, other: Hand) -> Hand {
         Hand::min(self, other)
     }
+    fn bits(self) -> u64 {
+        u64::from(self.0)
+    }
 }
 
 /// A tsume-shogi position: who attacks is fixed at the root.

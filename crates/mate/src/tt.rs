@@ -40,6 +40,9 @@ struct Entry<H> {
 struct Cluster<H> {
     entries: [Entry<H>; WAYS],
     gen: u8,
+    /// Set once an entry of this cluster's boards went to its spill cluster (see
+    /// [`Table::store`]): probes then read that cluster too.
+    spill: bool,
 }
 
 /// Work (node counts) in 16 bits: exact below 2048, then a 10-bit mantissa per power of two.
@@ -83,6 +86,8 @@ pub struct Table<H> {
     gen: u8,
     /// Garbage collections run so far.
     pub collections: u64,
+    /// Entries put in a spill cluster (see [`Table::store`]).
+    pub spills: u64,
 }
 
 impl<H: HandSet> Table<H> {
@@ -101,6 +106,7 @@ impl<H: HandSet> Table<H> {
             used: 0,
             gen: 1,
             collections: 0,
+            spills: 0,
         }
     }
 
@@ -157,9 +163,19 @@ impl<H: HandSet> Table<H> {
     pub fn probe(&self, key: u64, hand: H) -> Probe<H> {
         let mut pn = 1;
         let mut dn = 1;
-        let c = &self.clusters[self.index(key)];
+        let primary = self.index(key);
         let check = (key >> 32) as u32;
-        if c.gen == self.gen {
+        let spilled = {
+            let c = &self.clusters[primary];
+            c.gen == self.gen && c.spill
+        };
+        let second = self.spill_index(key, hand);
+        let clusters = if spilled && second != primary { 2 } else { 1 };
+        for ci in [primary, second].into_iter().take(clusters) {
+            let c = &self.clusters[ci];
+            if c.gen != self.gen {
+                continue;
+            }
             for e in c.entries.iter() {
                 if e.amount == 0 || e.check != check {
                     continue;
@@ -202,10 +218,58 @@ impl<H: HandSet> Table<H> {
     }
 
     /// Stores a result for (`key`, `hand`), adding `work` to the entry's amount.
+    ///
+    /// Entries live in the cluster of their board, so that a probe sees the other hands'
+    /// entries of the same board (dominance). A board met with many hands (a long problem
+    /// whose line comes round to the same board with another hand, lap after lap) would
+    /// fill its cluster and its hands would replace one another over and over, losing the
+    /// proof and disproof numbers the search runs on. So when the cluster is full and already
+    /// holds an entry of the same board, an undecided entry of a new hand goes to a second
+    /// cluster chosen by board and hand (it is read for that hand only), and the first
+    /// cluster is marked to be read with it.
     pub fn store(&mut self, key: u64, hand: H, pn: u32, dn: u32, len: u16, work: u64) {
-        let gen = self.gen;
-        let i = self.index(key);
+        let primary = self.index(key);
         let check = (key >> 32) as u32;
+        let i = {
+            let gen = self.gen;
+            let c = &self.clusters[primary];
+            let live = c.gen == gen;
+            let has = |c: &Cluster<H>, exact: bool| {
+                c.gen == gen
+                    && c.entries
+                        .iter()
+                        .any(|e| e.amount != 0 && e.check == check && (!exact || e.hand == hand))
+            };
+            let second = self.spill_index(key, hand);
+            // Proofs and disproofs are read by dominance from other hands: they stay in the
+            // board's own cluster.
+            if !live || pn == 0 || dn == 0 || has(c, true) || second == primary {
+                primary
+            } else if c.spill && has(&self.clusters[second], true) {
+                second
+            } else if c.entries.iter().all(|e| e.amount != 0) && has(c, false) {
+                self.spills += 1;
+                second
+            } else {
+                primary
+            }
+        };
+        if i != primary {
+            self.clusters[primary].spill = true;
+        }
+        self.store_in(i, check, hand, pn, dn, len, work);
+    }
+
+    /// Index of the spill cluster of (`key`, `hand`).
+    #[inline]
+    fn spill_index(&self, key: u64, hand: H) -> usize {
+        let h = (hand.bits() ^ 0x5851_F42D_4C95_7F2D).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.index(key ^ h.rotate_left(29))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store_in(&mut self, i: usize, check: u32, hand: H, pn: u32, dn: u32, len: u16, work: u64) {
+        let gen = self.gen;
         let c = &mut self.clusters[i];
         if c.gen != gen {
             // Left from an earlier generation: every entry is free.
@@ -312,6 +376,33 @@ mod tests {
     fn a_cluster_is_one_cache_line() {
         assert_eq!(std::mem::size_of::<Cluster<shogi::Hand>>(), 64);
         assert_eq!(std::mem::align_of::<Cluster<shogi::Hand>>(), 64);
+    }
+
+    /// Five pairwise incomparable hands of one board (more than a cluster holds) keep their
+    /// own numbers, and a proof stored after them still answers a covering hand.
+    #[test]
+    fn many_hands_of_one_board_keep_their_numbers() {
+        let mut t: Table<shogi::Hand> = Table::new(1 << 20);
+        let key = 0x1234_5678_9ABC_DEF0u64;
+        let hand = |k: u32| {
+            let mut h = shogi::Hand::EMPTY;
+            h.set_count_index(0, k);
+            h.set_count_index(1, 4 - k);
+            h
+        };
+        for k in 0..5 {
+            t.store(key, hand(k), 100 + k, 200 + k, 0, 10);
+        }
+        for k in 0..5 {
+            let p = t.probe(key, hand(k));
+            assert_eq!((p.pn, p.dn), (100 + k, 200 + k), "hand {k}");
+        }
+        assert!(t.spills >= 2);
+        let mut small = shogi::Hand::EMPTY;
+        small.set_count_index(0, 1);
+        t.store(key, small, 0, INF, 7, 1);
+        let p = t.probe(key, hand(3));
+        assert_eq!((p.pn, p.len), (0, 7));
     }
 
     #[test]
