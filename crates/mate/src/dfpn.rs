@@ -716,13 +716,26 @@ impl<G: MateGame> Solver<G> {
                 }
             }
             let k = kids[bi];
+            // An infinite threshold stays infinite: sums of disproof numbers along a long
+            // line saturate at INF - 1, and a child's threshold computed from a saturated
+            // sum (INF - (INF - 1) + its own INF - 1, capped at INF - 1) would be no more
+            // than the child's number, so it would return at once, forever (Astral
+            // Traveler's root did, after 16M nodes).
             let (c_pn, c_dn) = if or_node {
                 let t_pn = th_pn.min(widen(second));
-                let t_dn = add(th_dn.saturating_sub(dn), k.dn).min(INF);
+                let t_dn = if th_dn >= INF {
+                    INF
+                } else {
+                    add(th_dn.saturating_sub(dn), k.dn).min(INF)
+                };
                 (t_pn, t_dn)
             } else {
                 let t_dn = th_dn.min(widen(second));
-                let t_pn = add(th_pn.saturating_sub(pn), k.pn).min(INF);
+                let t_pn = if th_pn >= INF {
+                    INF
+                } else {
+                    add(th_pn.saturating_sub(pn), k.pn).min(INF)
+                };
                 (t_pn, t_dn)
             };
             let c = g.after(k.mv);

@@ -65,6 +65,51 @@ fn decode_work(code: u16) -> u64 {
     (1024 + m) << (e - 10)
 }
 
+/// Reads the entries of board `check` in `c` for `hand`: a proof or disproof that answers it,
+/// else the numbers of its own entry and of dominating hands' entries raised into `pn`, `dn`.
+#[inline]
+fn scan<H: HandSet>(
+    c: &Cluster<H>,
+    check: u32,
+    hand: H,
+    pn: &mut u32,
+    dn: &mut u32,
+) -> Option<Probe<H>> {
+    for e in c.entries.iter() {
+        if e.amount == 0 || e.check != check {
+            continue;
+        }
+        if e.pn == 0 {
+            if hand.covers(e.hand) {
+                return Some(Probe {
+                    pn: 0,
+                    dn: INF,
+                    hand: e.hand,
+                    len: e.len,
+                });
+            }
+        } else if e.dn == 0 {
+            if e.hand.covers(hand) {
+                return Some(Probe {
+                    pn: INF,
+                    dn: 0,
+                    hand: e.hand,
+                    len: 0,
+                });
+            }
+        } else if e.hand == hand {
+            *pn = (*pn).max(e.pn);
+            *dn = (*dn).max(e.dn);
+        } else if e.hand.covers(hand) {
+            // We hold less than the entry: at least as hard to prove.
+            *pn = (*pn).max(e.pn);
+        } else if hand.covers(e.hand) {
+            *dn = (*dn).max(e.dn);
+        }
+    }
+    None
+}
+
 /// What the table knows about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Probe<H> {
@@ -164,48 +209,20 @@ impl<H: HandSet> Table<H> {
         let mut pn = 1;
         let mut dn = 1;
         let primary = self.index(key);
+        let c = &self.clusters[primary];
         let check = (key >> 32) as u32;
-        let spilled = {
-            let c = &self.clusters[primary];
-            c.gen == self.gen && c.spill
-        };
-        let second = self.spill_index(key, hand);
-        let clusters = if spilled && second != primary { 2 } else { 1 };
-        for ci in [primary, second].into_iter().take(clusters) {
-            let c = &self.clusters[ci];
-            if c.gen != self.gen {
-                continue;
+        if c.gen == self.gen {
+            if let Some(p) = scan(c, check, hand, &mut pn, &mut dn) {
+                return p;
             }
-            for e in c.entries.iter() {
-                if e.amount == 0 || e.check != check {
-                    continue;
-                }
-                if e.pn == 0 {
-                    if hand.covers(e.hand) {
-                        return Probe {
-                            pn: 0,
-                            dn: INF,
-                            hand: e.hand,
-                            len: e.len,
-                        };
+            if c.spill {
+                // Undecided entries of this hand may have gone to the spill cluster.
+                let s = self.spill_index(key, hand);
+                let sc = &self.clusters[s];
+                if s != primary && sc.gen == self.gen {
+                    if let Some(p) = scan(sc, check, hand, &mut pn, &mut dn) {
+                        return p;
                     }
-                } else if e.dn == 0 {
-                    if e.hand.covers(hand) {
-                        return Probe {
-                            pn: INF,
-                            dn: 0,
-                            hand: e.hand,
-                            len: 0,
-                        };
-                    }
-                } else if e.hand == hand {
-                    pn = pn.max(e.pn);
-                    dn = dn.max(e.dn);
-                } else if e.hand.covers(hand) {
-                    // We hold less than the entry: at least as hard to prove.
-                    pn = pn.max(e.pn);
-                } else if hand.covers(e.hand) {
-                    dn = dn.max(e.dn);
                 }
             }
         }
@@ -230,32 +247,36 @@ impl<H: HandSet> Table<H> {
     pub fn store(&mut self, key: u64, hand: H, pn: u32, dn: u32, len: u16, work: u64) {
         let primary = self.index(key);
         let check = (key >> 32) as u32;
-        let i = {
-            let gen = self.gen;
-            let c = &self.clusters[primary];
-            let live = c.gen == gen;
-            let has = |c: &Cluster<H>, exact: bool| {
-                c.gen == gen
-                    && c.entries
-                        .iter()
-                        .any(|e| e.amount != 0 && e.check == check && (!exact || e.hand == hand))
-            };
-            let second = self.spill_index(key, hand);
-            // Proofs and disproofs are read by dominance from other hands: they stay in the
-            // board's own cluster.
-            if !live || pn == 0 || dn == 0 || has(c, true) || second == primary {
-                primary
-            } else if c.spill && has(&self.clusters[second], true) {
-                second
-            } else if c.entries.iter().all(|e| e.amount != 0) && has(c, false) {
-                self.spills += 1;
-                second
-            } else {
-                primary
+        let c = &self.clusters[primary];
+        let mut i = primary;
+        // Proofs and disproofs are read by dominance from other hands: they stay in the
+        // board's own cluster.
+        if c.gen == self.gen && pn != 0 && dn != 0 {
+            let (mut exact, mut full, mut same) = (false, true, false);
+            for e in c.entries.iter() {
+                if e.amount == 0 {
+                    full = false;
+                } else if e.check == check {
+                    same = true;
+                    exact |= e.hand == hand;
+                }
             }
-        };
-        if i != primary {
-            self.clusters[primary].spill = true;
+            if !exact && (c.spill || (full && same)) {
+                let s = self.spill_index(key, hand);
+                let sc = &self.clusters[s];
+                let in_spill = sc.gen == self.gen
+                    && sc
+                        .entries
+                        .iter()
+                        .any(|e| e.amount != 0 && e.check == check && e.hand == hand);
+                if s != primary && (in_spill || (full && same)) {
+                    if !in_spill {
+                        self.spills += 1;
+                    }
+                    self.clusters[primary].spill = true;
+                    i = s;
+                }
+            }
         }
         self.store_in(i, check, hand, pn, dn, len, work);
     }
