@@ -69,23 +69,33 @@ module board_state (
 
     reg [383:0] kclr, kset;   // per kind: squares cleared, then set
     reg [63:0]  stm_clr, stm_set, opp_clr, opp_set;   // the side to move (when applied), the other
-    reg         c_apply, c_flip, c_ep_we, c_rights_we;
-    reg         c_swap;     // the colour boards swap roles: the turn passes, or a load finds black to move
-    reg         c_load;     // a load word is written, the one c_lword selects
-    reg [17:0]  c_lword;    // the load address, one-hot (no decode at the enables)
+    // Write enables, one per 32-bit word of the boards: kinds[32w +: 32] (c_kword[w]) and
+    // colors[32j +: 32] (c_cword[j]). A load word is written through the masks (clear all,
+    // set the data), so the word's bits need no select between a load and a command, and
+    // each enable differs from the others by its load address: yosys keeps the 16 apart, and
+    // each drives 32 flip-flops instead of one enable driving all 512.
+    reg [11:0]  c_kword;
+    reg [3:0]   c_cword;
+    reg         c_flip, c_ep_we, c_rights_we, c_side_load, c_rooks_load;
     reg [3:0]   c_rights;
     reg [3:0]   c_ep;       // {none, file}
     reg [31:0]  c_data;
+    wire        passes = make || unmake || make_null;          // the turn passes
+    wire        loads_board = load && !load_addr[4];             // load words 0-15
+    wire        null_unmake = unmake && word[30];
     integer k;
     always @(posedge clk) begin
-        c_load <= accept && load;
-        for (k = 0; k < 18; k = k + 1)
-            c_lword[k] <= load_addr == k;
-        c_swap <= accept && (make || unmake || make_null || (load && load_addr == 5'd16 && load_data[0]));
+        for (k = 0; k < 12; k = k + 1)
+            c_kword[k] <= accept && (make || unmake || (load && load_addr == k));
+        // The colour boards swap roles whenever the turn passes (a load of word 16 with black
+        // to move swaps them too), so every such command writes all four words.
+        for (k = 0; k < 4; k = k + 1)
+            c_cword[k] <= accept && (passes || (load && load_addr == 12 + k) || (load && load_addr == 5'd16 && load_data[0]));
+        c_side_load <= accept && load && load_addr == 5'd16;
+        c_rooks_load <= accept && load && load_addr == 5'd17;
         c_data <= load_data;
-        c_apply <= accept && (make || unmake) && !(unmake && word[30]);   // bitboards change
-        c_flip <= accept && (make || unmake || make_null);
-        c_ep_we <= accept && (make || unmake || make_null);
+        c_flip <= accept && passes;
+        c_ep_we <= accept && passes;
         c_rights_we <= accept && (make || unmake);                        // a null move keeps them
         c_rights <= word[22:19];
         c_ep <= make_null ? 4'b1000 : word[26:23];
@@ -97,7 +107,17 @@ module board_state (
         stm_set <= 64'd0;
         opp_clr <= 64'd0;
         opp_set <= 64'd0;
-        if (make && is_castle) begin
+        if (loads_board) begin
+            // Only the addressed word is enabled: every word's masks may say "write the data".
+            // Colour words 12-13 (the side to move's board) take the opponent's masks, 14-15
+            // the side to move's: the apply below writes each role from the other role's masks.
+            kclr <= {384{1'b1}};
+            kset <= {12{load_data}};
+            stm_clr <= {64{1'b1}};
+            stm_set <= {2{load_data}};
+            opp_clr <= {64{1'b1}};
+            opp_set <= {2{load_data}};
+        end else if (make && is_castle) begin
             // King takes own rook: both leave, then land (the squares may overlap in Chess960).
             kclr[64 * KIND_KING +: 64] <= from_bb;
             kset[64 * KIND_KING +: 64] <= king_dest_bb;
@@ -113,6 +133,8 @@ module board_state (
             stm_clr <= from_bb;
             stm_set <= to_bb;
             opp_clr <= removed_bb | to_bb;
+        end else if (null_unmake) begin
+            // Taking back a null move only passes the turn: the masks stay empty.
         end else if (unmake && is_castle) begin
             // The mover of the move taken back is the side not to move.
             kclr[64 * KIND_KING +: 64] <= king_dest_bb;
@@ -134,18 +156,22 @@ module board_state (
         end
     end
 
-    // ---- apply ----
-    integer lw;
-    // A load word and a command never come in the same clock, so the load writes below
-    // (the last assignments win) and the command's never compete.
+    // ---- apply: one LUT per state bit, one enable per 32-bit word ----
+    // A load word and a command never come in the same clock.
+    integer w;
     always @(posedge clk) begin
-        if (c_apply) kinds <= (kinds & ~kclr) | kset;
-        // The turn passes: the opponent becomes the side to move (the masks apply to the
-        // boards as they were: stm_* to the side to move before the command). Load word 16
-        // swaps them the same way when black is to move (c_apply is off then).
-        if (c_swap) begin
-            colors[63:0] <= c_apply ? ((colors[127:64] & ~opp_clr) | opp_set) : colors[127:64];
-            colors[127:64] <= c_apply ? ((colors[63:0] & ~stm_clr) | stm_set) : colors[63:0];
+        for (w = 0; w < 12; w = w + 1)
+            if (c_kword[w]) kinds[32 * w +: 32] <= (kinds[32 * w +: 32] & ~kclr[32 * w +: 32]) | kset[32 * w +: 32];
+        // Each role's board is written from the other role's (the masks apply to the boards
+        // as they were: stm_* to the side to move before the command). When the turn passes,
+        // the opponent becomes the side to move; a load (masks: clear all, set the data)
+        // writes its word whatever the other board holds; a null move, the undo of one and
+        // load word 16 with black to move have empty masks: a plain swap.
+        for (w = 0; w < 2; w = w + 1) begin
+            if (c_cword[w])
+                colors[32 * w +: 32] <= (colors[64 + 32 * w +: 32] & ~opp_clr[32 * w +: 32]) | opp_set[32 * w +: 32];
+            if (c_cword[w + 2])
+                colors[64 + 32 * w +: 32] <= (colors[32 * w +: 32] & ~stm_clr[32 * w +: 32]) | stm_set[32 * w +: 32];
         end
         // The en-passant square lies on the capture rank of the side to move before the
         // command (make: the mover; unmake: the mover of the move before the one taken back):
@@ -153,15 +179,11 @@ module board_state (
         if (c_ep_we) ep <= c_ep[3] ? NO_SQ : {1'b0, side ? 3'd5 : 3'd2, c_ep[2:0]};
         if (c_rights_we) rights <= c_rights;
         if (c_flip) side <= ~side;
-        for (lw = 0; lw < 12; lw = lw + 1)
-            if (c_load && c_lword[lw]) kinds[32 * lw +: 32] <= c_data;
-        for (lw = 0; lw < 4; lw = lw + 1)
-            if (c_load && c_lword[lw + 12]) colors[32 * lw +: 32] <= c_data;
-        if (c_load && c_lword[16]) begin
+        if (c_side_load) begin
             side <= c_data[0];
             ep <= c_data[7:1];
             rights <= c_data[11:8];
         end
-        if (c_load && c_lword[17]) rook_sqs <= c_data[23:0];
+        if (c_rooks_load) rook_sqs <= c_data[23:0];
     end
 endmodule

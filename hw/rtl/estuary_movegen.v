@@ -41,13 +41,20 @@ module estuary_movegen (
 
     reg       busy;
     reg [4:0] t;
-    assign ready = !busy && !start;
-    wire accept = cmd_valid && ready;
+    // ready = !busy && !start, as a register of its own: its next value is computed from the
+    // next values of busy and start below, so it is a flip-flop that yosys does not merge
+    // with busy, and the command enables in board_state see one register, not busy's net
+    // across the device through two LUTs.
+    reg       ready_r;
+    assign ready = ready_r;
+    wire accept = cmd_valid && ready_r;
+    wire release_next;
     // Every command takes effect a clock after it is accepted (board_state decodes it first),
     // so the GEN starts a clock later too: `start` is that clock.
     reg  start, start1, start2, start3;   // start, one, two and three clocks later
     reg  [1:0] gen_mode;          // {count only, captures only}
     always @(posedge clk) begin
+        ready_r <= rst || (!(accept && cmd == CMD_GEN) && !start && !(busy && !release_next));
         start <= accept && cmd == CMD_GEN && !rst;
         start1 <= start && !rst;
         start2 <= start1 && !rst;
@@ -101,7 +108,6 @@ module estuary_movegen (
         .in_check(in_check), .double_check(double_check), .enemy_attacks(enemy_att),
         .pawn_sets(pawn_sets), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq));
 
-    wire release_next;
     reg  streaming;
     wire go = busy && t >= T_FLAGS && pieces_done && !streaming;
     move_stream stream (

@@ -200,7 +200,12 @@ module move_stream (
     // 2  the source's set (slot sets sit in a small RAM), masked;
     // 3  the group's byte popcounts;  then the queue entry with the group's size.
     reg [4:0]  used;       // groups issued and not yet taken by the emitter (credit, at most 8)
-    wire       issue = running && sel_ok && !used[3];
+    // `full`: used was 7 or more a clock ago, so it is at most 7 now (one group a clock) and
+    // one more may issue. A register beside the selector (it reads only `used`), so the
+    // selector's enables do not wait on the emitter's side of the counter; the groups in
+    // flight (4 while streaming one a clock) stay below 7, so it costs no clocks.
+    reg        full;
+    wire       issue = running && sel_ok && !full;
     reg        f1v;
     reg [4:0]  f1_src;
     reg [3:0]  f1_slot;
@@ -374,6 +379,7 @@ module move_stream (
 
         // fetch -> queue
         used <= (issue && !pop) ? used + 5'd1 : (pop && !issue) ? used - 5'd1 : used;
+        full <= used >= 5'd7;
         f1v <= issue;
         if (issue) begin
             f1_src <= onehot_index(pick);
@@ -446,6 +452,7 @@ module move_stream (
 
         if (rst || start) begin
             used <= 5'd0;
+            full <= 1'b0;
             f1v <= 1'b0;
             f2v <= 1'b0;
             f3v <= 1'b0;
