@@ -728,9 +728,13 @@ impl<G: MateGame> Solver<G> {
                 } else {
                     add(th_dn.saturating_sub(dn), k.dn).min(INF)
                 };
+                // A saturated second-best (INF - 1, widened to no more) would give the child
+                // no room: it then gets this node's threshold, which its number is below.
+                let t_pn = if t_pn <= k.pn { th_pn } else { t_pn };
                 (t_pn, t_dn)
             } else {
                 let t_dn = th_dn.min(widen(second));
+                let t_dn = if t_dn <= k.dn { th_dn } else { t_dn };
                 let t_pn = if th_pn >= INF {
                     INF
                 } else {
