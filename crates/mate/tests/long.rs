@@ -10,8 +10,8 @@
 //! (`ESTUARY_LONG=all` for every problem; the table defaults to 2048 MiB and the limit to 600 s
 //! a problem.) Each named problem must be proven mate with a line that replays to checkmate;
 //! the line's length is printed against the published one, and must equal it for the problems
-//! in [`MATCHED`]. The problems in [`WEAK_PN`] are run with weak proof numbers, those in
-//! [`MUDA_AI`] with futile interpositions left out, as the README's commands for them.
+//! in [`MATCHED`]. The problems in [`MUDA_AI`] are run with futile interpositions left out,
+//! as the README's commands for them.
 
 use mate::{Limits, MateGame, MateSolver, Tsume, Verdict};
 use shogi::{MoveList, Position};
@@ -190,19 +190,16 @@ fn kemuri_from_ply_90_read_from_the_table_breaks_ties_between_bounds() {
 /// Problems whose line the solver reads at the published length (see the README).
 const MATCHED: &[&str] = &[
     "act-no-yume",
+    "astral-traveler",
     "hashimoto-587",
     "kemuri",
     "kotobuki",
     "microcosmos",
 ];
 
-/// Problems run with weak proof numbers (`--weak-pn`), which the default search does not
-/// prove in the README's limits.
-const WEAK_PN: &[&str] = &["astral-traveler", "hashimoto-587", "kotobuki"];
-
 /// Problems run with futile interpositions left out (`--muda-ai`): Hashimoto's published
-/// count stops before a last futile rook drop.
-const MUDA_AI: &[&str] = &["hashimoto-587"];
+/// count stops before a last futile rook drop, Astral Traveler's before `L*7g 8f7g`.
+const MUDA_AI: &[&str] = &["astral-traveler", "hashimoto-587"];
 
 /// With muda-ai, a line may end in a check answered only by futile drops: every move legal,
 /// every attacker move a check, and the last position such a check.
@@ -252,7 +249,6 @@ fn solve_long_problems_named_in_estuary_long() {
     let mut failures = Vec::new();
     for p in chosen {
         let sfen = p.sfen.clone();
-        let weak = WEAK_PN.contains(&p.id.as_str());
         let muda = MUDA_AI.contains(&p.id.as_str());
         let sol = std::thread::Builder::new()
             .stack_size(512 << 20)
@@ -263,7 +259,6 @@ fn solve_long_problems_named_in_estuary_long() {
                     ..Limits::default()
                 });
                 s.set_max_ply(60_000);
-                s.set_weak_proof_numbers(weak);
                 s.set_skip_futile(muda);
                 s.solve(&Tsume::new(Position::from_sfen(&sfen).expect("parses")))
             })
