@@ -557,6 +557,8 @@ impl<G: MateGame> Solver<G> {
                 return (0, INF, 0, hand, NO_REP);
             }
         }
+        // Children are built one after another in one place (expansion, then descent).
+        let mut scratch: Option<G> = None;
         for &m in moves.iter() {
             if futile.contains(&m) {
                 continue;
@@ -566,7 +568,13 @@ impl<G: MateGame> Solver<G> {
             // Defender moves: the child needs only its keys and hand, which the game computes
             // without building the position.
             let (ck, full, h, init_pn) = if or_node {
-                let c = g.after(m);
+                let c: &G = match scratch.as_mut() {
+                    Some(c) => {
+                        g.after_into(m, c);
+                        c
+                    }
+                    None => scratch.insert(g.after(m)),
+                };
                 let ck = self.prefetch_child(c.board_key(), ply);
                 let answers = c.defender_move_count();
                 // With muda-ai, a check answered only by futile drops mates too.
@@ -742,9 +750,15 @@ impl<G: MateGame> Solver<G> {
                 };
                 (t_pn, t_dn)
             };
-            let c = g.after(k.mv);
+            let c: &G = match scratch.as_mut() {
+                Some(c) => {
+                    g.after_into(k.mv, c);
+                    c
+                }
+                None => scratch.insert(g.after(k.mv)),
+            };
             let child_hash = path_hash(phash, k.full);
-            let (_, r_dn, _, _, r_rep) = self.mid(&c, !or_node, c_pn, c_dn, ply + 1, child_hash);
+            let (_, r_dn, _, _, r_rep) = self.mid(c, !or_node, c_pn, c_dn, ply + 1, child_hash);
             if r_dn == 0 && r_rep != NO_REP {
                 self.rep_table.insert(child_hash, r_rep);
                 self.rep_disproofs += 1;

@@ -38,6 +38,11 @@ pub trait MateGame: Clone {
     fn defender_moves(&self, out: &mut Vec<Self::Move>);
     /// The position after `m`.
     fn after(&self, m: Self::Move) -> Self;
+    /// Makes `out` the position after `m`, reusing its storage (a solver expanding a node
+    /// builds its children one after another in one place).
+    fn after_into(&self, m: Self::Move, out: &mut Self) {
+        *out = self.after(m);
+    }
     /// The board key, the key and the attacker's hand of the position after `m`
     /// ([`MateGame::board_key`], [`MateGame::key`], [`MateGame::attacker_hand`]); games that
     /// can compute them without building the position override this.

@@ -98,6 +98,13 @@ impl MateGame for Tsume {
     }
 
     #[inline]
+    fn after_into(&self, m: Move, out: &mut Tsume) {
+        out.pos.clone_from(&self.pos);
+        out.attacker = self.attacker;
+        out.pos.play(m);
+    }
+
+    #[inline]
     fn child_keys(&self, m: Move) -> (u64, u64, Hand) {
         let (board, full) = self.pos.keys_after(m);
         let mut hand = self.attacker_hand();
