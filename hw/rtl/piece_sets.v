@@ -133,6 +133,11 @@ module piece_sets (
         k0 <= kcur;
         s0 <= slot;
     end
+    // The slot counts every clock from `start`: the iterator is active in the clocks right
+    // after it, one piece a clock without a gap, so the count is the piece's number while
+    // it matters (with v0; at most 15 pieces, so it does not wrap before the last). No
+    // enable from `active` (the iterator's own next-state logic) reaches the counter.
+    always @(posedge clk) slot <= start ? 4'd0 : slot + 4'd1;
     always @(posedge clk) begin : iterate
         v0 <= 1'b0;
         if (rst) begin
@@ -144,10 +149,8 @@ module piece_sets (
             rem2 <= first_set2;
             rem3 <= kset3[first_k];
             last <= single[first_k];
-            slot <= 4'd0;
         end else if (active) begin
             v0 <= 1'b1;
-            slot <= slot + 4'd1;
             if (!last) begin
                 rem <= rem2;
                 rem2 <= rem3;
