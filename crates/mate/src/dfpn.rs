@@ -568,13 +568,7 @@ impl<G: MateGame> Solver<G> {
             // Defender moves: the child needs only its keys and hand, which the game computes
             // without building the position.
             let (ck, full, h, init_pn) = if or_node {
-                let c: &G = match scratch.as_mut() {
-                    Some(c) => {
-                        g.after_into(m, c);
-                        c
-                    }
-                    None => scratch.insert(g.after(m)),
-                };
+                let c: &G = child_in(g, m, &mut scratch);
                 let ck = self.prefetch_child(c.board_key(), ply);
                 let answers = c.defender_move_count();
                 // With muda-ai, a check answered only by futile drops mates too.
@@ -750,13 +744,7 @@ impl<G: MateGame> Solver<G> {
                 };
                 (t_pn, t_dn)
             };
-            let c: &G = match scratch.as_mut() {
-                Some(c) => {
-                    g.after_into(k.mv, c);
-                    c
-                }
-                None => scratch.insert(g.after(k.mv)),
-            };
+            let c: &G = child_in(g, k.mv, &mut scratch);
             let child_hash = path_hash(phash, k.full);
             let (_, r_dn, _, _, r_rep) = self.mid(c, !or_node, c_pn, c_dn, ply + 1, child_hash);
             if r_dn == 0 && r_rep != NO_REP {
@@ -827,5 +815,17 @@ impl<G: MateGame> Solver<G> {
         };
         self.buffers[depth] = kids;
         result
+    }
+}
+
+/// The position after `m` built in `scratch` (its storage reused once it holds a position):
+/// a node's children are built one after another in one place.
+fn child_in<'a, G: MateGame>(g: &G, m: G::Move, scratch: &'a mut Option<G>) -> &'a G {
+    match scratch {
+        Some(c) => {
+            g.after_into(m, c);
+            c
+        }
+        None => scratch.insert(g.after(m)),
     }
 }
