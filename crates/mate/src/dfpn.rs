@@ -558,7 +558,7 @@ impl<G: MateGame> Solver<G> {
             }
         }
         // Children are built one after another in one place (expansion, then descent).
-        let mut scratch: Option<G> = None;
+        let mut scratch: Option<(G, G::Move)> = None;
         for &m in moves.iter() {
             if futile.contains(&m) {
                 continue;
@@ -818,14 +818,16 @@ impl<G: MateGame> Solver<G> {
     }
 }
 
-/// The position after `m` built in `scratch` (its storage reused once it holds a position):
-/// a node's children are built one after another in one place.
-fn child_in<'a, G: MateGame>(g: &G, m: G::Move, scratch: &'a mut Option<G>) -> &'a G {
+/// The position after `m` built in `scratch`, which holds the child last built there and its
+/// move (its storage reused once it holds a position): a node's children are built one after
+/// another in one place, each from the one before.
+fn child_in<'a, G: MateGame>(g: &G, m: G::Move, scratch: &'a mut Option<(G, G::Move)>) -> &'a G {
     match scratch {
-        Some(c) => {
-            g.after_into(m, c);
+        Some((c, last)) => {
+            g.next_child_into(*last, m, c);
+            *last = m;
             c
         }
-        None => scratch.insert(g.after(m)),
+        None => &scratch.insert((g.after(m), m)).0,
     }
 }

@@ -38,9 +38,11 @@ pub trait MateGame: Clone {
     fn defender_moves(&self, out: &mut Vec<Self::Move>);
     /// The position after `m`.
     fn after(&self, m: Self::Move) -> Self;
-    /// Makes `out` the position after `m`, reusing its storage (a solver expanding a node
-    /// builds its children one after another in one place).
-    fn after_into(&self, m: Self::Move, out: &mut Self) {
+    /// Makes `out`, which holds the position after `prev` (built from this one), the position
+    /// after `m`, reusing its storage: a solver expanding a node builds its children one after
+    /// another in one place. Games that can undo `prev` cheaply override this.
+    fn next_child_into(&self, prev: Self::Move, m: Self::Move, out: &mut Self) {
+        let _ = prev;
         *out = self.after(m);
     }
     /// The board key, the key and the attacker's hand of the position after `m`

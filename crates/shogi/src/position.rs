@@ -272,6 +272,49 @@ impl Position {
         (board, board ^ hand)
     }
 
+    /// Makes this position, which is `parent` after `prev`, the position `parent` after `m`:
+    /// only what `prev` changed is copied back from `parent` (a few squares, bitboards, hands
+    /// and keys instead of the whole position), then `m` is played. For building the children
+    /// of one position one after another in one place.
+    pub fn replay_from(&mut self, parent: &Position, prev: Move, m: Move) {
+        self.restore_from(parent, prev);
+        debug_assert!(
+            *self == *parent,
+            "restore after {prev} left a different position"
+        );
+        self.play(m);
+    }
+
+    /// Undoes `prev` by copying back from `parent` what [`Position::play`] changed.
+    #[inline]
+    fn restore_from(&mut self, parent: &Position, prev: Move) {
+        let to = prev.to().index();
+        self.board[to] = parent.board[to];
+        if prev.is_drop() {
+            let k = prev.drop_kind().index();
+            self.by_kind[k] = parent.by_kind[k];
+        } else {
+            let from = prev.from().index();
+            self.board[from] = parent.board[from];
+            if let Some(p) = parent.board[from] {
+                let (k, pk) = (p.kind.index(), p.kind.promoted().index());
+                self.by_kind[k] = parent.by_kind[k];
+                self.by_kind[pk] = parent.by_kind[pk];
+            }
+            if let Some(cap) = parent.board[to] {
+                let c = cap.kind.index();
+                self.by_kind[c] = parent.by_kind[c];
+            }
+        }
+        self.by_color = parent.by_color;
+        self.hands = parent.hands;
+        self.side = parent.side;
+        self.ply = parent.ply;
+        self.board_key = parent.board_key;
+        self.hand_key = parent.hand_key;
+        self.checkers = parent.checkers;
+    }
+
     /// The position after `m`.
     #[inline]
     pub fn after(&self, m: Move) -> Position {

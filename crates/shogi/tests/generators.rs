@@ -116,3 +116,27 @@ fn checkers_after_a_move_equal_checkers_from_scratch() {
     });
     assert!(moves >= 1_000_000, "only {moves} moves");
 }
+
+/// Building the children of a position one after another in one place, each from the one
+/// before (`replay_from` copies back only what the previous move changed), gives every child
+/// exactly as a fresh copy played does.
+#[test]
+fn children_replayed_in_one_place_equal_fresh_children() {
+    let mut legal = MoveList::new();
+    let mut moves = 0usize;
+    random_playouts(0x5CA7, 200, 130, |pos| {
+        pos.legal_moves(&mut legal);
+        let Some(&first) = legal.iter().next() else {
+            return;
+        };
+        let mut child = pos.after(first);
+        let mut prev = first;
+        for &m in legal.iter() {
+            child.replay_from(pos, prev, m);
+            assert_eq!(child, pos.after(m), "{} after {}", pos.to_sfen(), m.usi());
+            prev = m;
+            moves += 1;
+        }
+    });
+    assert!(moves >= 500_000, "only {moves} moves");
+}
