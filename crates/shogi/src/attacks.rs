@@ -154,56 +154,54 @@ const fn build_steps() -> [[[u128; 81]; 8]; 2] {
 /// Step attacks `[color][kind 0..8][square]` for pawn, knight, silver, gold and king.
 static STEPS: [[[u128; 81]; 8]; 2] = build_steps();
 
-/// Squares from which a step piece of color `c` and step kind `kind` (pawn 0, knight 2,
-/// silver 3, gold 4, king 7) attacks at least one square next to a king on each square:
-/// `[c][kind][king square]`. King escapes look only at the pieces these select.
-const fn build_near_king() -> [[[u128; 81]; 8]; 2] {
+/// Squares from which a step piece of color `c` (pawn, knight, silver, gold or king steps)
+/// attacks at least one square next to a king on each square: `[c][king square]`. King
+/// escapes look only at the pieces this selects.
+const fn build_near_king() -> [[u128; 81]; 2] {
     let steps = build_steps();
-    let mut t = [[[0u128; 81]; 8]; 2];
+    let mut t = [[0u128; 81]; 2];
     let mut c = 0;
     while c < 2 {
-        let mut k = 0;
-        while k < 8 {
-            let mut sq = 0;
-            while sq < 81 {
-                let mut around = steps[0][7][sq];
-                while around != 0 {
-                    let a = around.trailing_zeros() as usize;
-                    around &= around - 1;
-                    // A piece of `c` attacks `a` from where a piece of the other color on `a`
-                    // would attack.
-                    t[c][k][sq] |= steps[1 - c][k][a];
+        let mut sq = 0;
+        while sq < 81 {
+            let mut around = steps[0][7][sq];
+            while around != 0 {
+                let a = around.trailing_zeros() as usize;
+                around &= around - 1;
+                // A piece of `c` attacks `a` from where a piece of the other color on `a`
+                // would attack; the kinds without steps (lance, bishop, rook) add nothing.
+                let mut k = 0;
+                while k < 8 {
+                    t[c][sq] |= steps[1 - c][k][a];
+                    k += 1;
                 }
-                sq += 1;
             }
-            k += 1;
+            sq += 1;
         }
         c += 1;
     }
     t
 }
 
-static NEAR_KING: [[[u128; 81]; 8]; 2] = build_near_king();
+static NEAR_KING: [[u128; 81]; 2] = build_near_king();
 
-/// Squares from which a step piece of color `c` and step kind `kind` (0 pawn, 2 knight,
-/// 3 silver, 4 gold, 7 king) attacks some square next to `king`.
+/// Squares from which a step piece of color `c` (of any kind) attacks some square next to
+/// `king`.
 #[inline]
-pub fn near_king(c: Color, kind: usize, king: Square) -> Bitboard {
-    Bitboard(NEAR_KING[c.index()][kind][king.index()])
+pub fn near_king(c: Color, king: Square) -> Bitboard {
+    Bitboard(NEAR_KING[c.index()][king.index()])
 }
 
-/// Step kind indices for [`near_king`].
-pub mod step {
-    /// Pawn.
-    pub const PAWN: usize = 0;
-    /// Knight.
-    pub const KNIGHT: usize = 2;
-    /// Silver.
-    pub const SILVER: usize = 3;
-    /// Gold and the gold-moving promoted pieces.
-    pub const GOLD: usize = 4;
-    /// King, and the step part of horse and dragon.
-    pub const KING: usize = 7;
+/// The step table of each piece kind: its own for pawn, knight, silver, gold and king, the
+/// empty tables of lance, bishop and rook (they only slide), gold's for the promoted minor
+/// pieces and king's for horse and dragon (their steps; their slides are not included).
+const STEP_OF_KIND: [usize; 14] = [0, 1, 2, 3, 4, 5, 6, 7, 4, 4, 4, 4, 7, 7];
+
+/// The squares a piece of `kind` and color `c` on `sq` attacks by a single step: none for
+/// lance, bishop and rook, the king's steps for horse and dragon.
+#[inline]
+pub fn step_attacks(kind: PieceKind, c: Color, sq: Square) -> Bitboard {
+    Bitboard(STEPS[c.index()][STEP_OF_KIND[kind.index()]][sq.index()])
 }
 
 #[inline]

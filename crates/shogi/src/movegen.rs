@@ -2,7 +2,7 @@
 //! discovered and by drop) and evasions (king moves, capture of the checker, interposition by
 //! move or by drop). Every generator returns legal moves only.
 
-use crate::attacks::{self, step};
+use crate::attacks;
 use crate::bitboard::{Bitboard, RANK_MASKS};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -120,23 +120,15 @@ impl Position {
         let them = us.flip();
         let theirs = self.by_color[them.index()];
         let of = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
-        let pawns = of(PieceKind::Pawn).0;
+        let pawns = of(PieceKind::Pawn);
         let mut att = Bitboard(match them {
-            Color::Black => pawns >> 9,
-            Color::White => pawns << 9,
+            Color::Black => pawns.0 >> 9,
+            Color::White => pawns.0 << 9,
         });
-        for s in self.golds() & theirs & attacks::near_king(them, step::GOLD, k) {
-            att |= attacks::gold(them, s);
-        }
-        for s in of(PieceKind::Silver) & attacks::near_king(them, step::SILVER, k) {
-            att |= attacks::silver(them, s);
-        }
-        for s in of(PieceKind::Knight) & attacks::near_king(them, step::KNIGHT, k) {
-            att |= attacks::knight(them, s);
-        }
-        let near = of(PieceKind::King) | of(PieceKind::Horse) | of(PieceKind::Dragon);
-        for s in near & attacks::near_king(them, step::KING, k) {
-            att |= attacks::king(s);
+        for s in (theirs ^ pawns) & attacks::near_king(them, k) {
+            if let Some(p) = self.board[s.index()] {
+                att |= attacks::step_attacks(p.kind, them, s);
+            }
         }
         let mut free = cand & !att;
         if free.is_empty() {
@@ -193,10 +185,33 @@ impl Position {
     }
 
     /// The number of drops [`Position::drop_moves`] would list for `target` (no per-kind
-    /// restriction).
+    /// restriction): silver, gold, bishop and rook drop on every empty square of `target`, so
+    /// they are counted together; lance, knight and pawn have their own squares.
     fn drop_count(&self, target: Bitboard) -> usize {
-        let mut n = 0;
-        self.each_drop_onto(target, None, |_, to_bb| n += to_bb.count_few());
+        let us = self.side;
+        let hand = self.hands[us.index()];
+        if hand.is_empty() {
+            return 0;
+        }
+        let empty = !self.occupied() & target;
+        let anywhere = [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ]
+        .into_iter()
+        .filter(|&k| hand.has(k))
+        .count() as u32;
+        let mut n = anywhere * empty.count_few();
+        for kind in [PieceKind::Lance, PieceKind::Knight] {
+            if hand.has(kind) {
+                n += (empty & live_squares(us, kind)).count_few();
+            }
+        }
+        if hand.has(PieceKind::Pawn) {
+            n += self.pawn_drop_squares(empty).count_few();
+        }
         n as usize
     }
 
@@ -220,23 +235,37 @@ impl Position {
             if !hand.has(kind) {
                 continue;
             }
-            let mut to_bb = empty & live_squares(us, kind);
+            let mut to_bb = empty;
             if let Some(pk) = per_kind {
                 to_bb &= pk[kind.index()];
             }
-            if kind == PieceKind::Pawn {
-                to_bb &= !self.pieces_of(us, PieceKind::Pawn).files();
-                // Only a pawn dropped in front of the enemy king can mate (uchifuzume).
-                if let Some(ek) = self.king_square(us.flip()) {
-                    for to in to_bb & attacks::pawn(us.flip(), ek) {
-                        if self.pawn_drop_mates(to) {
-                            to_bb &= !Bitboard::from_square(to);
-                        }
-                    }
-                }
-            }
+            let to_bb = if kind == PieceKind::Pawn {
+                self.pawn_drop_squares(to_bb)
+            } else {
+                to_bb & live_squares(us, kind)
+            };
             f(kind, to_bb);
         }
+    }
+
+    /// The squares of `empty` (empty squares) where the side to move may drop a pawn: not a
+    /// dead square, not on a file with its own unpromoted pawn (nifu), and not a drop that
+    /// mates (uchifuzume).
+    #[inline]
+    fn pawn_drop_squares(&self, empty: Bitboard) -> Bitboard {
+        let us = self.side;
+        let mut to_bb = empty
+            & live_squares(us, PieceKind::Pawn)
+            & !self.pieces_of(us, PieceKind::Pawn).files();
+        // Only a pawn dropped in front of the enemy king can mate.
+        if let Some(ek) = self.king_square(us.flip()) {
+            for to in to_bb & attacks::pawn(us.flip(), ek) {
+                if self.pawn_drop_mates(to) {
+                    to_bb &= !Bitboard::from_square(to);
+                }
+            }
+        }
+        to_bb
     }
 
     /// True when dropping a pawn on `to` would checkmate (uchifuzume: such a drop is illegal).
