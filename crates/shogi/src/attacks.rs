@@ -318,7 +318,7 @@ pub fn attacks_square(
         PieceKind::Rook => rook_empty(from),
         PieceKind::Horse => bishop_empty(from) | king(from),
         PieceKind::Dragon => rook_empty(from) | king(from),
-        _ => return attacks(kind, c, from, occ).has(target),
+        _ => return step_attacks(kind, c, from).has(target),
     };
     line.has(target) && (between(from, target) & occ).is_empty()
 }
