@@ -66,7 +66,8 @@ pub trait MateGame: Clone {
     }
     /// A key of everything but the attacker's hand (board, side to move).
     fn board_key(&self) -> u64;
-    /// A key of the whole position, for repetition.
+    /// A key of the whole position, for repetition; the solver also caches the number of
+    /// defender moves by it, so equal keys must mean equal positions (up to hash collisions).
     fn key(&self) -> u64;
     /// The attacker's hand.
     fn attacker_hand(&self) -> Self::Hand;
