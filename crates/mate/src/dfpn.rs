@@ -437,20 +437,23 @@ impl<G: MateGame> Solver<G> {
         }
     }
 
-    /// The number of legal answers to the check that led to `c` (defender to move), from a
-    /// direct-mapped cache by position key: df-pn expands the same nodes again and again (and
-    /// the shortest-line searches the same positions at each ply limit), so the checks of a node
-    /// are counted over and over. An entry holds the key's upper 48 bits and the count plus
-    /// one (an empty slot never matches).
+    /// The number of legal answers to a check, cached by the key `full` of the position it
+    /// leads to: df-pn expands the same nodes again and again (and the shortest-line searches
+    /// the same positions at each ply limit), so the checks of a node would be counted over and
+    /// over; with the count cached the position need not even be built. A direct-mapped entry
+    /// holds the key's upper 48 bits and the count plus one (an empty slot never matches).
     #[inline]
-    fn answer_count(&mut self, c: &G) -> usize {
-        let key = c.key();
-        let slot = &mut self.answers[key as usize & (ANSWERS - 1)];
-        if *slot ^ key <= 0xFFFF && *slot & 0xFFFF != 0 {
-            return (*slot & 0xFFFF) as usize - 1;
-        }
+    fn cached_answers(&self, full: u64) -> Option<usize> {
+        let slot = self.answers[full as usize & (ANSWERS - 1)];
+        (slot ^ full <= 0xFFFF && slot & 0xFFFF != 0).then(|| (slot & 0xFFFF) as usize - 1)
+    }
+
+    /// Counts the answers in `c` (defender to move) and caches the count by its key.
+    #[inline]
+    fn count_answers(&mut self, c: &G) -> usize {
+        let full = c.key();
         let n = c.defender_move_count();
-        *slot = key & !0xFFFF | (n as u64 + 1).min(0xFFFF);
+        self.answers[full as usize & (ANSWERS - 1)] = full & !0xFFFF | (n as u64 + 1).min(0xFFFF);
         n
     }
 
@@ -588,37 +591,42 @@ impl<G: MateGame> Solver<G> {
             if futile.contains(&m) {
                 continue;
             }
-            // Attacker moves: the child is built and looked at one ply further (a check with
-            // no answer mates; the number of answers is its first proof number, df-pn+).
-            // Defender moves: the child needs only its keys and hand, which the game computes
-            // without building the position.
-            let (ck, full, h, init_pn) = if or_node {
-                let c: &G = child_in(g, m, &mut scratch);
-                let ck = self.prefetch_child(c.board_key(), ply);
-                let answers = self.answer_count(c);
+            // Attacker moves: the child is looked at one ply further (a check with no answer
+            // mates; the number of answers is its first proof number, df-pn+); it is built
+            // only when its count is not cached, or to tell a mate. Defender moves: the child
+            // needs only its keys and hand, which the game computes without building the
+            // position.
+            let (board_key, full, h) = g.child_keys(m);
+            let ck = self.prefetch_child(board_key, ply);
+            let init_pn = if or_node {
                 // With muda-ai, a check answered only by futile drops mates too.
-                let futile_mate = answers > 0
-                    && self.skip_futile
-                    && remaining.is_some()
-                    && c.mated_but_for_futile_drops();
-                if (answers == 0 && c.is_mated()) || futile_mate {
-                    // Mate in one: no need to look further.
-                    let cp = if futile_mate {
-                        c.attacker_hand()
-                    } else {
-                        c.mated_proof_hand()
-                    };
-                    self.table.store(ck, cp, 0, INF, 0, 1);
-                    let p = g.or_proof_hand(m, cp);
-                    self.moves[depth] = moves;
-                    self.buffers[depth] = kids;
-                    self.table.store(key, p, 0, INF, 1, 1);
-                    return (0, INF, 1, p, NO_REP);
-                }
-                (ck, c.key(), c.attacker_hand(), (answers as u32).max(1))
+                let muda = self.skip_futile && remaining.is_some();
+                let answers = match self.cached_answers(full) {
+                    Some(n) if n > 0 && !muda => n,
+                    cached => {
+                        let c: &G = child_in(g, m, &mut scratch);
+                        let answers = cached.unwrap_or_else(|| self.count_answers(c));
+                        let futile_mate = answers > 0 && muda && c.mated_but_for_futile_drops();
+                        if (answers == 0 && c.is_mated()) || futile_mate {
+                            // Mate in one: no need to look further.
+                            let cp = if futile_mate {
+                                c.attacker_hand()
+                            } else {
+                                c.mated_proof_hand()
+                            };
+                            self.table.store(ck, cp, 0, INF, 0, 1);
+                            let p = g.or_proof_hand(m, cp);
+                            self.moves[depth] = moves;
+                            self.buffers[depth] = kids;
+                            self.table.store(key, p, 0, INF, 1, 1);
+                            return (0, INF, 1, p, NO_REP);
+                        }
+                        answers
+                    }
+                };
+                (answers as u32).max(1)
             } else {
-                let (board_key, full, h) = g.child_keys(m);
-                (self.prefetch_child(board_key, ply), full, h, 1)
+                1
             };
             kids.push(Child {
                 mv: m,
