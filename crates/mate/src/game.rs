@@ -28,7 +28,7 @@ impl HandSet for () {
 /// A position of a mate problem. The attacker moves at even plies from the root.
 pub trait MateGame: Clone {
     /// A move.
-    type Move: Copy + Eq + std::fmt::Debug;
+    type Move: Copy + Eq + Default + std::fmt::Debug;
     /// The attacker's hand.
     type Hand: HandSet;
 

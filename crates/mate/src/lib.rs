@@ -24,6 +24,7 @@ mod dfpn;
 mod game;
 mod line;
 mod memory;
+mod move_cache;
 mod shogi_game;
 mod tt;
 
