@@ -118,6 +118,8 @@ pub struct Solver<G: MateGame> {
     /// Positions given up at the ply cap.
     ply_cutoffs: u64,
     buffers: Vec<Vec<Child<G::Move, G::Hand>>>,
+    /// Per depth, the storage where the node there builds its children (see [`Scratch`]).
+    scratch: Vec<ScratchSlot<G>>,
     moves: Vec<Vec<G::Move>>,
     limits: Limits,
     stop: Arc<AtomicBool>,
@@ -223,6 +225,7 @@ impl<G: MateGame> Solver<G> {
             max_ply: DEFAULT_MAX_PLY,
             ply_cutoffs: 0,
             buffers: Vec::new(),
+            scratch: Vec::new(),
             moves: Vec::new(),
             limits,
             stop: Arc::new(AtomicBool::new(false)),
@@ -551,6 +554,7 @@ impl<G: MateGame> Solver<G> {
         while self.buffers.len() <= depth {
             self.buffers.push(Vec::new());
             self.moves.push(Vec::new());
+            self.scratch.push(None);
         }
         let mut moves = std::mem::take(&mut self.moves[depth]);
         if !self.move_cache.get(g.key(), &mut moves) {
@@ -597,7 +601,10 @@ impl<G: MateGame> Solver<G> {
             }
         }
         // Children are built one after another in one place (expansion, then descent).
-        let mut scratch: Option<(G, G::Move)> = None;
+        let mut scratch = Scratch {
+            slot: self.scratch[depth].take(),
+            built: false,
+        };
         for &m in moves.iter() {
             if futile.contains(&m) {
                 continue;
@@ -615,7 +622,7 @@ impl<G: MateGame> Solver<G> {
                 let answers = match self.cached_answers(full) {
                     Some(n) if n > 0 && !muda => n,
                     cached => {
-                        let c: &G = child_in(g, m, &mut scratch);
+                        let c: &G = scratch.child(g, m);
                         let answers = cached.unwrap_or_else(|| self.count_answers(c));
                         let futile_mate = answers > 0 && muda && c.mated_but_for_futile_drops();
                         if (answers == 0 && c.is_mated()) || futile_mate {
@@ -629,6 +636,7 @@ impl<G: MateGame> Solver<G> {
                             let p = g.or_proof_hand(m, cp);
                             self.moves[depth] = moves;
                             self.buffers[depth] = kids;
+                            self.scratch[depth] = scratch.slot;
                             self.table.store(key, p, 0, INF, 1, 1);
                             return (0, INF, 1, p, NO_REP);
                         }
@@ -657,6 +665,7 @@ impl<G: MateGame> Solver<G> {
         if or_node && remaining == Some(1) && !self.aborted {
             // One ply left and no check mates at once.
             self.buffers[depth] = kids;
+            self.scratch[depth] = scratch.slot;
             self.table.store(key, hand, INF, 0, 0, 1);
             return (INF, 0, 0, hand, NO_REP);
         }
@@ -788,7 +797,7 @@ impl<G: MateGame> Solver<G> {
                 };
                 (t_pn, t_dn)
             };
-            let c: &G = child_in(g, k.mv, &mut scratch);
+            let c: &G = scratch.child(g, k.mv);
             let child_hash = path_hash(phash, k.full);
             let (_, r_dn, _, _, r_rep) = self.mid(c, !or_node, c_pn, c_dn, ply + 1, child_hash);
             if r_dn == 0 && r_rep != NO_REP {
@@ -858,20 +867,42 @@ impl<G: MateGame> Solver<G> {
             (pn, dn, 0, hand, NO_REP)
         };
         self.buffers[depth] = kids;
+        self.scratch[depth] = scratch.slot;
         result
     }
 }
 
-/// The position after `m` built in `scratch`, which holds the child last built there and its
-/// move (its storage reused once it holds a position): a node's children are built one after
-/// another in one place, each from the one before.
-fn child_in<'a, G: MateGame>(g: &G, m: G::Move, scratch: &'a mut Option<(G, G::Move)>) -> &'a G {
-    match scratch {
-        Some((c, last)) => {
-            g.next_child_into(*last, m, c);
-            *last = m;
-            c
+/// A position and the move it was built with, boxed so that it moves in and out of the solver
+/// by pointer.
+type ScratchSlot<G> = Option<Box<(G, <G as MateGame>::Move)>>;
+
+/// Where a node builds its children, one after another in one place: each from the one before
+/// (only what the previous move changed is undone), the first by one copy of the node into
+/// storage kept per depth.
+struct Scratch<G: MateGame> {
+    /// A position and the move it was built with.
+    slot: ScratchSlot<G>,
+    /// Whether the slot holds a child of this node (else a position left by an earlier node
+    /// at this depth).
+    built: bool,
+}
+
+impl<G: MateGame> Scratch<G> {
+    /// The position after `m` from `g` (the node whose scratch this is).
+    fn child(&mut self, g: &G, m: G::Move) -> &G {
+        match self.slot.as_deref_mut() {
+            Some((c, last)) => {
+                if self.built {
+                    g.next_child_into(*last, m, c);
+                } else {
+                    g.after_into(m, c);
+                }
+                *last = m;
+            }
+            // Allocated once per depth, the first time a node there builds a child.
+            None => self.slot = Some(Box::new((g.after(m), m))),
         }
-        None => &scratch.insert((g.after(m), m)).0,
+        self.built = true;
+        &self.slot.as_deref().expect("filled above").0
     }
 }

@@ -38,6 +38,10 @@ pub trait MateGame: Clone {
     fn defender_moves(&self, out: &mut Vec<Self::Move>);
     /// The position after `m`.
     fn after(&self, m: Self::Move) -> Self;
+    /// Makes `out` (any position) the position after `m`, reusing its storage.
+    fn after_into(&self, m: Self::Move, out: &mut Self) {
+        *out = self.after(m);
+    }
     /// Makes `out`, which holds the position after `prev` (built from this one), the position
     /// after `m`, reusing its storage: a solver expanding a node builds its children one after
     /// another in one place. Games that can undo `prev` cheaply override this.

@@ -98,6 +98,13 @@ impl MateGame for Tsume {
     }
 
     #[inline]
+    fn after_into(&self, m: Move, out: &mut Tsume) {
+        out.pos.clone_from(&self.pos);
+        out.attacker = self.attacker;
+        out.pos.play(m);
+    }
+
+    #[inline]
     fn next_child_into(&self, prev: Move, m: Move, out: &mut Tsume) {
         out.pos.replay_from(&self.pos, prev, m);
     }
