@@ -205,24 +205,38 @@ impl<H: HandSet> Table<H> {
 
     /// Looks up `key` with attacker hand `hand`. Unknown positions read as pn = dn = 1,
     /// raised by what entries of the same board with dominating hands imply.
+    #[inline]
     pub fn probe(&self, key: u64, hand: H) -> Probe<H> {
+        // Most probes meet a cluster of an earlier generation (a free one): answered here,
+        // where the caller is, without the call and the scan.
+        if self.clusters[self.index(key)].gen != self.gen {
+            return Probe {
+                pn: 1,
+                dn: 1,
+                hand,
+                len: 0,
+            };
+        }
+        self.probe_cluster(key, hand)
+    }
+
+    /// [`Table::probe`] of a key whose cluster is of this generation.
+    fn probe_cluster(&self, key: u64, hand: H) -> Probe<H> {
         let mut pn = 1;
         let mut dn = 1;
         let primary = self.index(key);
         let c = &self.clusters[primary];
         let check = (key >> 32) as u32;
-        if c.gen == self.gen {
-            if let Some(p) = scan(c, check, hand, &mut pn, &mut dn) {
-                return p;
-            }
-            if c.spill {
-                // Undecided entries of this hand may have gone to the spill cluster.
-                let s = self.spill_index(key, hand);
-                let sc = &self.clusters[s];
-                if s != primary && sc.gen == self.gen {
-                    if let Some(p) = scan(sc, check, hand, &mut pn, &mut dn) {
-                        return p;
-                    }
+        if let Some(p) = scan(c, check, hand, &mut pn, &mut dn) {
+            return p;
+        }
+        if c.spill {
+            // Undecided entries of this hand may have gone to the spill cluster.
+            let s = self.spill_index(key, hand);
+            let sc = &self.clusters[s];
+            if s != primary && sc.gen == self.gen {
+                if let Some(p) = scan(sc, check, hand, &mut pn, &mut dn) {
+                    return p;
                 }
             }
         }
