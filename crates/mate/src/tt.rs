@@ -3,7 +3,7 @@
 //! Entries are keyed by the board (without the attacker's hand) and hold the attacker's hand
 //! they were searched with. A probe scans one cluster: a proof stored for hand P answers every
 //! hand that covers P, a disproof stored for hand D answers every hand that D covers (hand
-//! dominance). A cluster is three 20-byte entries and a generation byte in one aligned 64-byte
+//! dominance). A cluster is three 20-byte entries and a 16-bit generation in one aligned 64-byte
 //! cache line, so a probe costs at most one memory access, and the solver prefetches the
 //! clusters of a node's children while it generates them. When a cluster is full the entry with
 //! the least search work is replaced; when the table is fuller than [`GC_FILL`], the entries
@@ -39,7 +39,7 @@ struct Entry<H> {
 #[repr(C, align(64))]
 struct Cluster<H> {
     entries: [Entry<H>; WAYS],
-    gen: u8,
+    gen: u16,
     /// Set once an entry of this cluster's boards went to its spill cluster (see
     /// [`Table::store`]): probes then read that cluster too.
     spill: bool,
@@ -128,7 +128,7 @@ pub struct Table<H> {
     clusters: LargeArray<Cluster<H>>,
     mask: usize,
     used: usize,
-    gen: u8,
+    gen: u16,
     /// Garbage collections run so far.
     pub collections: u64,
     /// Entries put in a spill cluster (see [`Table::store`]).
@@ -171,7 +171,9 @@ impl<H: HandSet> Table<H> {
         self.clusters.len() * std::mem::size_of::<Cluster<H>>()
     }
 
-    /// Empties the table (in constant time: clusters of older generations read as free).
+    /// Empties the table (in constant time: clusters of older generations read as free; only
+    /// when the 16-bit generation wraps, once in 65,535 clears, is every cluster reset, where
+    /// an 8-bit one cost a pass over the whole table every 255 problems of a file).
     pub fn clear(&mut self) {
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
