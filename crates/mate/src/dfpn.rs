@@ -605,60 +605,59 @@ impl<G: MateGame> Solver<G> {
             slot: self.scratch[depth].take(),
             built: false,
         };
+        // First every child's keys, its clusters prefetched: they load while the checks'
+        // answers are counted (the child needs only its keys and hand, which the game computes
+        // without building the position).
         for &m in moves.iter() {
             if futile.contains(&m) {
                 continue;
             }
-            // Attacker moves: the child is looked at one ply further (a check with no answer
-            // mates; the number of answers is its first proof number, df-pn+); it is built
-            // only when its count is not cached, or to tell a mate. Defender moves: the child
-            // needs only its keys and hand, which the game computes without building the
-            // position.
             let (board_key, full, h) = g.child_keys(m);
-            let ck = self.prefetch_child(board_key, ply);
-            let init_pn = if or_node {
-                // With muda-ai, a check answered only by futile drops mates too.
-                let muda = self.skip_futile && remaining.is_some();
-                let answers = match self.cached_answers(full) {
-                    Some(n) if n > 0 && !muda => n,
-                    cached => {
-                        let c: &G = scratch.child(g, m);
-                        let answers = cached.unwrap_or_else(|| self.count_answers(c));
-                        let futile_mate = answers > 0 && muda && c.mated_but_for_futile_drops();
-                        if (answers == 0 && c.is_mated()) || futile_mate {
-                            // Mate in one: no need to look further.
-                            let cp = if futile_mate {
-                                c.attacker_hand()
-                            } else {
-                                c.mated_proof_hand()
-                            };
-                            self.table.store(ck, cp, 0, INF, 0, 1);
-                            let p = g.or_proof_hand(m, cp);
-                            self.moves[depth] = moves;
-                            self.buffers[depth] = kids;
-                            self.scratch[depth] = scratch.slot;
-                            self.table.store(key, p, 0, INF, 1, 1);
-                            return (0, INF, 1, p, NO_REP);
-                        }
-                        answers
-                    }
-                };
-                (answers as u32).max(1)
-            } else {
-                1
-            };
             kids.push(Child {
                 mv: m,
-                key: ck,
+                key: self.prefetch_child(board_key, ply),
                 full,
                 hand: h,
                 pn: 1,
                 dn: 1,
-                init_pn,
+                init_pn: 1,
                 len: 0,
                 rep: NO_REP,
                 dhand: h,
             });
+        }
+        // Attacker moves: the child is looked at one ply further (a check with no answer
+        // mates; the number of answers is its first proof number, df-pn+); it is built only
+        // when its count is not cached, or to tell a mate.
+        for i in 0..if or_node { kids.len() } else { 0 } {
+            let (m, ck, full) = (kids[i].mv, kids[i].key, kids[i].full);
+            // With muda-ai, a check answered only by futile drops mates too.
+            let muda = self.skip_futile && remaining.is_some();
+            let answers = match self.cached_answers(full) {
+                Some(n) if n > 0 && !muda => n,
+                cached => {
+                    let c: &G = scratch.child(g, m);
+                    let answers = cached.unwrap_or_else(|| self.count_answers(c));
+                    let futile_mate = answers > 0 && muda && c.mated_but_for_futile_drops();
+                    if (answers == 0 && c.is_mated()) || futile_mate {
+                        // Mate in one: no need to look further.
+                        let cp = if futile_mate {
+                            c.attacker_hand()
+                        } else {
+                            c.mated_proof_hand()
+                        };
+                        self.table.store(ck, cp, 0, INF, 0, 1);
+                        let p = g.or_proof_hand(m, cp);
+                        self.moves[depth] = moves;
+                        self.buffers[depth] = kids;
+                        self.scratch[depth] = scratch.slot;
+                        self.table.store(key, p, 0, INF, 1, 1);
+                        return (0, INF, 1, p, NO_REP);
+                    }
+                    answers
+                }
+            };
+            kids[i].init_pn = (answers as u32).max(1);
         }
         self.moves[depth] = moves;
 
