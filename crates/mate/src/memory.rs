@@ -14,6 +14,21 @@ extern "C" {
     fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
 }
 
+/// Starts loading the cache line of `value` (a hint; no effect on results).
+#[inline]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p: *const T = value;
+        // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch is
+        // only a hint and never faults, and `p` comes from a live reference.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// `n` values of `T`, filled with `T::default()`.
 pub struct LargeArray<T> {
     ptr: NonNull<T>,

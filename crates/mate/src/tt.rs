@@ -193,16 +193,7 @@ impl<H: HandSet> Table<H> {
     /// Starts loading the cluster of `key` into the cache (a hint; no effect on results).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p: *const Cluster<H> = &self.clusters[self.index(key)];
-            // SAFETY: SSE is part of the x86_64 baseline, so the instruction exists; a prefetch
-            // is only a hint and never faults, and `p` points into the live cluster vector.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(&self.clusters[self.index(key)]);
     }
 
     /// Looks up `key` with attacker hand `hand`. Unknown positions read as pn = dn = 1,
