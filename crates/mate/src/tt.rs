@@ -198,7 +198,7 @@ impl<H: HandSet> Table<H> {
 
     /// Looks up `key` with attacker hand `hand`. Unknown positions read as pn = dn = 1,
     /// raised by what entries of the same board with dominating hands imply.
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, key: u64, hand: H) -> Probe<H> {
         // Most probes meet a cluster of an earlier generation (a free one): answered here,
         // where the caller is, without the call and the scan.
@@ -214,6 +214,7 @@ impl<H: HandSet> Table<H> {
     }
 
     /// [`Table::probe`] of a key whose cluster is of this generation.
+    #[inline(never)]
     fn probe_cluster(&self, key: u64, hand: H) -> Probe<H> {
         let mut pn = 1;
         let mut dn = 1;
