@@ -115,6 +115,7 @@ impl Position {
     /// side does not attack, with the king lifted off the board so that a slider's line
     /// through it counts. Only the enemy pieces that can reach the king's neighbourhood are
     /// looked at, step pieces first; sliders only while a candidate is still free.
+    #[inline(always)]
     fn king_escapes(&self, k: Square, cand: Bitboard) -> Bitboard {
         let us = self.side;
         let them = us.flip();
