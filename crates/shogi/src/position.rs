@@ -241,6 +241,7 @@ impl Position {
 
     /// The board key and the full key ([`Position::board_key`], [`Position::key`]) of the
     /// position after `m`, computed from the pieces it moves without playing it.
+    #[inline(always)]
     pub fn keys_after(&self, m: Move) -> (u64, u64) {
         let us = self.side;
         let ui = us.index();
