@@ -51,6 +51,8 @@ struct Frame {
     killers: [Move; 2],
     /// Move left out by a singular-extension verification search at this ply.
     excluded: Move,
+    /// Double singular extensions on the path to this ply.
+    doubles: u8,
 }
 
 impl Default for Frame {
@@ -61,12 +63,15 @@ impl Default for Frame {
             pt: NO_PIECE_TO,
             killers: [Move::NULL; 2],
             excluded: Move::NULL,
+            doubles: 0,
         }
     }
 }
 
 /// Offset of ply 0 in the frame stack, so `ply - 2` is always a valid index.
 const OFS: usize = 2;
+/// Most double singular extensions on one path (they could otherwise grow the tree without end).
+const MAX_DOUBLES: u8 = 6;
 
 /// One search thread's private state.
 pub struct Worker<D: MoveGenDevice> {
@@ -652,6 +657,7 @@ impl<D: MoveGenDevice> Worker<D> {
                 let f = &mut self.stack[ply + OFS];
                 f.mv = Move::NULL;
                 f.pt = NO_PIECE_TO;
+                self.stack[ply + 1 + OFS].doubles = self.stack[ply + OFS].doubles;
                 self.make_null();
                 let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.unmake();
@@ -744,14 +750,27 @@ impl<D: MoveGenDevice> Worker<D> {
                             return 0;
                         }
                         if v < singular_beta {
-                            extension = 1;
+                            // Far below: the TT move is the only move; two plies deeper,
+                            // a bounded number of times on one path.
+                            let doubles = self.stack[ply + OFS].doubles;
+                            extension = if !PV && v < singular_beta - 20 && doubles < MAX_DOUBLES {
+                                2
+                            } else {
+                                1
+                            };
                         } else if singular_beta >= beta {
                             return singular_beta;
+                        } else if from_tt(h.score, ply) >= beta {
+                            // Other moves also come close and the TT move is expected to
+                            // fail high: it needs less depth, not more.
+                            extension = -1;
                         }
                     }
                 }
             }
 
+            self.stack[ply + 1 + OFS].doubles =
+                self.stack[ply + OFS].doubles + (extension == 2) as u8;
             self.make(m, ply);
             let new_depth = depth - 1 + extension;
             let mut score;
