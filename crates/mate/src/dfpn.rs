@@ -633,10 +633,11 @@ impl<G: MateGame> Solver<G> {
         // Attacker moves: the child is looked at one ply further (a check with no answer
         // mates; the number of answers is its first proof number, df-pn+); it is built only
         // when its count is not cached, or to tell a mate.
-        for i in 0..if or_node { kids.len() } else { 0 } {
+        // With muda-ai, a check answered only by futile drops mates too.
+        let muda = self.skip_futile && remaining.is_some();
+        let checks = if or_node { kids.len() } else { 0 };
+        for i in 0..checks {
             let (m, ck, full) = (kids[i].mv, kids[i].key, kids[i].full);
-            // With muda-ai, a check answered only by futile drops mates too.
-            let muda = self.skip_futile && remaining.is_some();
             let answers = match self.cached_answers(full) {
                 Some(n) if n > 0 && !muda => n,
                 cached => {
