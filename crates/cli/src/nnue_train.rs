@@ -1,7 +1,7 @@
 //! `estuary nnue`: train the neural evaluation on `estuary datagen` data, and check a net.
 //!
 //! * `nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V]
-//!   [--threads T] [--seed S] [--max N] [--mirror] [--hybrid]` fits the `768 -> HIDDEN x2 -> 1` perspective network
+//!   [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET]` fits the `768 -> HIDDEN x2 -> 1` perspective network
 //!   (`eval::nnue`) with Adam on shuffled mini-batches. The target blends the search score and
 //!   the game result, both from the side to move: `(1 - W) * sigmoid(score / 400) + W * result`;
 //!   the loss is the squared error of `sigmoid(output)`. The last V of the positions (default 2%:
@@ -14,6 +14,9 @@
 //!   does not see castling rights), picked at random every epoch: more data from few games.
 //!   `--hybrid` trains a correction to the hand-crafted evaluation instead of a whole one:
 //!   the prediction is `sigmoid(output + hce / 400)` and the net file says so (`ESTNNUH1`).
+//!   `--init NET` starts from a net file's weights instead of random ones (fine-tuning a
+//!   shipped net on new data; the net's kind, hybrid or not, is kept). FILE first receives the
+//!   starting net, so it always holds the best net seen, the start included.
 //! * `nnue check FILE [DATA... [--wdl W]]` reads a net file and prints its start-position
 //!   score; with data files, also the quantised net's loss on their positions (the trainer's
 //!   loss, target weight W, default 0) next to the hand-crafted evaluation's: nets trained on
@@ -31,7 +34,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     match raw.split_first() {
         Some((c, rest)) if c == "train" => train(rest),
         Some((c, rest)) if c == "check" => check(rest),
-        _ => Err("usage: estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] | estuary nnue check FILE [DATA... [--wdl W]]".into()),
+        _ => Err("usage: estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] | estuary nnue check FILE [DATA... [--wdl W]]".into()),
     }
 }
 
@@ -307,10 +310,24 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
     let mirror = args.flag("mirror");
     let hybrid = args.flag("hybrid");
     let out = args.value("out").ok_or("nnue train needs --out FILE")?;
+    let init = args.value("init");
     args.finish().map_err(e)?;
     if args.positional().is_empty() {
         return Err("nnue train needs data files (estuary datagen output)".into());
     }
+    // Read the starting net before the data, so a bad file fails at once.
+    let start = match &init {
+        Some(path) => {
+            let n = Network::load(path).map_err(|e| format!("--init: {e}"))?;
+            if hybrid && !n.is_hybrid() {
+                return Err(format!(
+                    "--init {path} is a stand-alone net, --hybrid asks for a correction net"
+                ));
+            }
+            Some(FloatNet::from_network(&n))
+        }
+        None => None,
+    };
     let t0 = Instant::now();
     let (mut all, _) = load(args.positional(), max, false)?;
     let mut rng = XorShift::new(seed);
@@ -328,12 +345,18 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
         val.len(),
         t0.elapsed().as_secs_f64()
     );
-    let mut net = FloatNet::random(seed);
-    if hybrid {
-        // Start as the hand-crafted evaluation: no correction yet.
-        net.hybrid = true;
-        net.w2.iter_mut().for_each(|w| *w = 0.0);
-    }
+    let mut net = match start {
+        Some(n) => n,
+        None => {
+            let mut n = FloatNet::random(seed);
+            if hybrid {
+                // Start as the hand-crafted evaluation: no correction yet.
+                n.hybrid = true;
+                n.w2.iter_mut().for_each(|w| *w = 0.0);
+            }
+            n
+        }
+    };
     let nparams = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
     let mut adam = Adam {
         m: vec![0.0; nparams],
@@ -358,11 +381,18 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
         })
         .sum::<f64>()
         / val.len().max(1) as f64;
+    let loss0 = val_loss(&net);
     eprintln!(
-        "epoch 0: validation loss {:.6} (the hand-crafted evaluation scores {hce_loss:.6} on it)",
-        val_loss(&net)
+        "epoch 0: validation loss {loss0:.6} (the hand-crafted evaluation scores {hce_loss:.6} on it)"
     );
     let mut best = f64::INFINITY;
+    if init.is_some() {
+        // The starting net is a candidate too: an epoch must beat it to replace it.
+        std::fs::write(&out, net.quantise().to_bytes()).map_err(|e| format!("{out}: {e}"))?;
+        if !val.is_empty() {
+            best = loss0;
+        }
+    }
     for epoch in 1..=epochs {
         let te = Instant::now();
         for i in (1..trn.len()).rev() {

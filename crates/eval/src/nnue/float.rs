@@ -43,6 +43,20 @@ impl FloatNet {
         }
     }
 
+    /// The float weights a quantised net stands for (each integer divided by its scale):
+    /// the starting point of a training run that continues from a net file.
+    /// `from_network(n).quantise()` gives `n` back exactly.
+    pub fn from_network(n: &Network) -> FloatNet {
+        let (qa, qb) = (QA as f32, QB as f32);
+        FloatNet {
+            w1: n.w1.iter().flatten().map(|&w| w as f32 / qa).collect(),
+            b1: n.b1.iter().map(|&w| w as f32 / qa).collect(),
+            w2: n.w2.iter().flatten().map(|&w| w as f32 / qb).collect(),
+            b2: n.b2 as f32 / (QA * QB) as f32,
+            hybrid: n.hybrid,
+        }
+    }
+
     /// First-layer sums of perspective `persp` for board `b`.
     pub fn accumulate(&self, b: &Board, persp: Color) -> Vec<f32> {
         let mut acc = self.b1.clone();

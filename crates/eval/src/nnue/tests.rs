@@ -222,3 +222,27 @@ fn net_files_round_trip_and_bad_files_are_errors() {
     // The shipped net parses.
     assert!(Network::from_bytes(EMBEDDED).is_ok());
 }
+
+#[test]
+fn float_weights_read_back_from_a_net_quantise_to_the_same_net() {
+    // The shipped net (hybrid) and a random stand-alone one: reading the integers back as
+    // floats and quantising again gives the same file, and the float net scores as the
+    // integer one up to the final rounding.
+    let shipped = Network::from_bytes(EMBEDDED).unwrap();
+    let random = test_net(11).quantise();
+    for net in [&shipped, &random] {
+        let float = FloatNet::from_network(net);
+        assert_eq!(float.hybrid, net.is_hybrid());
+        assert_eq!(float.quantise().to_bytes(), net.to_bytes());
+        for b in random_boards(50, 9) {
+            let d = (float.evaluate(&b) - net.evaluate_board(&b) as f32).abs();
+            assert!(
+                d <= 1.5,
+                "{}: float {} int {}",
+                b.to_fen(),
+                float.evaluate(&b),
+                net.evaluate_board(&b)
+            );
+        }
+    }
+}
