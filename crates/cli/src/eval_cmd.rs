@@ -46,5 +46,24 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             "; the search uses the hand-crafted evaluation unless `Use NNUE` is set"
         }
     );
+    let adjusted = eval::drawish::adjust(&board, stm);
+    let scale = eval::drawish::material_scale(
+        &board,
+        if stm > 0 {
+            board.side_to_move()
+        } else {
+            board.side_to_move().flip()
+        },
+    );
+    let white_adj = if board.side_to_move() == chess::Color::White {
+        adjusted
+    } else {
+        -adjusted
+    };
+    println!(
+        "Search score: {white_adj} cp from White's side (material scale {scale}/64, fifty-move \
+         damping (200 - {})/200)",
+        board.halfmove_clock().min(100)
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 mod breakdown;
+pub mod drawish;
 mod masks;
 pub mod nnue;
 pub mod params;

@@ -476,9 +476,10 @@ impl<D: MoveGenDevice> Worker<D> {
             if net.is_hybrid() {
                 v += eval::evaluate_cached(pos, &mut self.pawns);
             }
-            return v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+            return eval::drawish::adjust(pos, v).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         }
-        eval::evaluate_cached(self.dev.position(), &mut self.pawns)
+        let pos = self.dev.position();
+        eval::drawish::adjust(pos, eval::evaluate_cached(pos, &mut self.pawns))
     }
 
     fn has_non_pawn_material(b: &Board) -> bool {
