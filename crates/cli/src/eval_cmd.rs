@@ -60,10 +60,6 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     } else {
         -adjusted
     };
-    println!(
-        "Search score: {white_adj} cp from White's side (material scale {scale}/64, fifty-move \
-         damping (200 - {})/200)",
-        board.halfmove_clock().min(100)
-    );
+    println!("Search score: {white_adj} cp from White's side (material scale {scale}/64)");
     Ok(ExitCode::SUCCESS)
 }
