@@ -12,6 +12,8 @@ impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     /// Every square.
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The dark squares (a1 is dark).
+    pub const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 
     /// The set holding only `s`.
     #[inline(always)]

@@ -561,9 +561,9 @@ impl Board {
             return true;
         }
         if self.by_kind[1].is_empty() {
-            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-            let b = self.by_kind[2].0;
-            return b & DARK == 0 || b & !DARK == 0;
+            let b = self.by_kind[2];
+            return (b & Bitboard::DARK_SQUARES).is_empty()
+                || (b & !Bitboard::DARK_SQUARES).is_empty();
         }
         false
     }

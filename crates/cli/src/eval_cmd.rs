@@ -47,14 +47,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         }
     );
     let adjusted = eval::drawish::adjust(&board, stm);
-    let scale = eval::drawish::material_scale(
-        &board,
-        if stm > 0 {
-            board.side_to_move()
-        } else {
-            board.side_to_move().flip()
-        },
-    );
+    let scale = eval::drawish::scale_for(&board, stm);
     let white_adj = if board.side_to_move() == chess::Color::White {
         adjusted
     } else {

@@ -9,11 +9,8 @@
 
 use chess::{Bitboard, Board, Color, PieceKind, Square};
 
-/// The dark squares (a1 is dark).
-const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-
 /// Non-pawn material of `c` in pawns (minor 3, rook 5, queen 9).
-fn npm(b: &Board, c: Color) -> i32 {
+pub(crate) fn npm(b: &Board, c: Color) -> i32 {
     (b.pieces(c, PieceKind::Knight).count() as i32 + b.pieces(c, PieceKind::Bishop).count() as i32)
         * 3
         + b.pieces(c, PieceKind::Rook).count() as i32 * 5
@@ -68,12 +65,13 @@ pub fn material_scale(b: &Board, strong: Color) -> i32 {
         };
         if let Some(f) = file {
             let queening = Square::from_coords(f, if strong == Color::White { 7 } else { 0 });
-            let q_dark = Bitboard::from_square(queening).0 & DARK != 0;
-            let wrong = if q_dark {
-                bishops.0 & DARK == 0
+            // No bishop on the queening square's colour.
+            let q_colour = if Bitboard::DARK_SQUARES.has(queening) {
+                Bitboard::DARK_SQUARES
             } else {
-                bishops.0 & !DARK == 0
+                !Bitboard::DARK_SQUARES
             };
+            let wrong = (bishops & q_colour).is_empty();
             if wrong && distance(b.king(weak), queening) <= 1 {
                 return 2;
             }
@@ -81,9 +79,8 @@ pub fn material_scale(b: &Board, strong: Color) -> i32 {
     }
     let wb = b.pieces(weak, PieceKind::Bishop);
     if ns == 3 && nw == 3 && bishops.count() == 1 && wb.count() == 1 {
-        let sd = bishops.0 & DARK != 0;
-        let wd = wb.0 & DARK != 0;
-        if sd != wd {
+        let dark = Bitboard::DARK_SQUARES;
+        if (bishops & dark).is_empty() != (wb & dark).is_empty() {
             let ahead = pawns.count() as i32 - b.pieces(weak, PieceKind::Pawn).count() as i32;
             return (24 + 8 * ahead.max(0)).min(48);
         }
@@ -100,9 +97,15 @@ pub fn material_scale(b: &Board, strong: Color) -> i32 {
 /// so it is not done.
 #[inline]
 pub fn adjust(b: &Board, v: i32) -> i32 {
+    v * scale_for(b, v) / 64
+}
+
+/// The [`material_scale`] that [`adjust`] applies to `v` (side to move's view): the scale of
+/// the side `v` favours.
+#[inline]
+pub fn scale_for(b: &Board, v: i32) -> i32 {
     let stm = b.side_to_move();
-    let strong = if v > 0 { stm } else { stm.flip() };
-    v * material_scale(b, strong) / 64
+    material_scale(b, if v > 0 { stm } else { stm.flip() })
 }
 
 #[cfg(test)]
@@ -113,80 +116,55 @@ mod tests {
         Board::from_fen(fen).unwrap()
     }
 
+    /// Asserts `material_scale` for each (FEN, strong side, expected scale).
+    fn check(cases: &[(&str, Color, i32)]) {
+        for &(fen, strong, want) in cases {
+            assert_eq!(material_scale(&board(fen), strong), want, "{fen}");
+        }
+    }
+
     #[test]
     fn drawn_material_is_scaled_and_winning_material_is_not() {
-        // Rook against bishop, no pawns.
-        assert_eq!(
-            material_scale(&board("8/8/3k4/8/8/2b5/8/R3K3 w - - 0 1"), Color::White),
-            4
-        );
-        // Knight against pawns: the knight side cannot win.
-        assert_eq!(
-            material_scale(&board("8/8/3k4/5pp1/8/2N5/8/4K3 w - - 0 1"), Color::White),
-            0
-        );
-        // Two knights.
-        assert_eq!(
-            material_scale(&board("8/8/3k4/8/8/2N2N2/8/4K3 w - - 0 1"), Color::White),
-            0
-        );
-        // Bishop and knight mate, queen against rook, rook and pawn: not drawish.
-        assert_eq!(
-            material_scale(&board("8/8/3k4/8/8/2N2B2/8/4K3 w - - 0 1"), Color::White),
-            64
-        );
-        assert_eq!(
-            material_scale(&board("8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1"), Color::White),
-            64
-        );
-        assert_eq!(
-            material_scale(&board("8/8/3k4/8/3P4/2r5/8/R3K3 w - - 0 1"), Color::White),
-            64
-        );
+        check(&[
+            // Rook against bishop, no pawns.
+            ("8/8/3k4/8/8/2b5/8/R3K3 w - - 0 1", Color::White, 4),
+            // Knight against pawns: the knight side cannot win.
+            ("8/8/3k4/5pp1/8/2N5/8/4K3 w - - 0 1", Color::White, 0),
+            // Two knights.
+            ("8/8/3k4/8/8/2N2N2/8/4K3 w - - 0 1", Color::White, 0),
+            // Bishop and knight mate, queen against rook, rook and pawn: not drawish.
+            ("8/8/3k4/8/8/2N2B2/8/4K3 w - - 0 1", Color::White, 64),
+            ("8/8/3k4/8/8/2r5/8/Q3K3 w - - 0 1", Color::White, 64),
+            ("8/8/3k4/8/3P4/2r5/8/R3K3 w - - 0 1", Color::White, 64),
+        ]);
     }
 
     #[test]
     fn wrong_rook_pawn_needs_the_defending_king_in_the_corner() {
-        // White's h-pawn queens on h8 (dark); a light bishop on d3 cannot cover it.
-        assert_eq!(
-            material_scale(&board("7k/8/6KP/8/8/3B4/8/8 w - - 0 1"), Color::White),
-            2
-        );
-        // The right bishop (dark, e3) wins.
-        assert_eq!(
-            material_scale(&board("7k/8/6KP/8/8/4B3/8/8 w - - 0 1"), Color::White),
-            64
-        );
-        // Defending king far from the corner: not scaled.
-        assert_eq!(
-            material_scale(&board("8/8/6KP/8/8/3B4/1k6/8 w - - 0 1"), Color::White),
-            64
-        );
-        // Black's a-pawn queens on a1 (dark): a light bishop on c4 is wrong.
-        assert_eq!(
-            material_scale(&board("8/8/8/8/2b5/p7/2k5/K7 b - - 0 1"), Color::Black),
-            2
-        );
-        // A bare rook pawn with the king in front.
-        assert_eq!(
-            material_scale(&board("k7/8/P7/1K6/8/8/8/8 w - - 0 1"), Color::White),
-            2
-        );
+        check(&[
+            // White's h-pawn queens on h8 (dark); a light bishop on d3 cannot cover it.
+            ("7k/8/6KP/8/8/3B4/8/8 w - - 0 1", Color::White, 2),
+            // The right bishop (dark, e3) wins.
+            ("7k/8/6KP/8/8/4B3/8/8 w - - 0 1", Color::White, 64),
+            // Defending king far from the corner: not scaled.
+            ("8/8/6KP/8/8/3B4/1k6/8 w - - 0 1", Color::White, 64),
+            // Black's a-pawn queens on a1 (dark): a light bishop on c4 is wrong.
+            ("8/8/8/8/2b5/p7/2k5/K7 b - - 0 1", Color::Black, 2),
+            // A bare rook pawn with the king in front.
+            ("k7/8/P7/1K6/8/8/8/8 w - - 0 1", Color::White, 2),
+        ]);
     }
 
     #[test]
     fn opposite_bishops_scale_by_the_pawns_ahead() {
-        // e3 is dark, e6 light, f6 dark; White is a pawn up.
-        let b = board("8/5k2/4b3/5p2/5P2/3PB3/5K2/8 w - - 0 1");
-        assert_eq!(material_scale(&b, Color::White), 32);
-        let b = board("8/5k2/5b2/5p2/5P2/3PB3/5K2/8 w - - 0 1");
-        assert_eq!(
-            material_scale(&b, Color::White),
-            64,
-            "same-coloured bishops"
-        );
-        let b = board("8/5k2/4b3/5p2/3P1P2/3PB3/5K2/8 w - - 0 1");
-        assert_eq!(material_scale(&b, Color::White), 40);
+        check(&[
+            // e3 is dark, e6 light, f6 dark; White is a pawn up.
+            ("8/5k2/4b3/5p2/5P2/3PB3/5K2/8 w - - 0 1", Color::White, 32),
+            // Same-coloured bishops.
+            ("8/5k2/5b2/5p2/5P2/3PB3/5K2/8 w - - 0 1", Color::White, 64),
+            // Two pawns up.
+            ("8/5k2/4b3/5p2/3P1P2/3PB3/5K2/8 w - - 0 1", Color::White, 40),
+        ]);
     }
 
     #[test]

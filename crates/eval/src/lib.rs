@@ -72,13 +72,7 @@ pub fn endgame_scale(b: &Board, eg: i32) -> i32 {
     if b.pieces(strong, PieceKind::Pawn).any() {
         return 64;
     }
-    let npm = |c: Color| {
-        b.pieces(c, PieceKind::Knight).count() as i32 * 3
-            + b.pieces(c, PieceKind::Bishop).count() as i32 * 3
-            + b.pieces(c, PieceKind::Rook).count() as i32 * 5
-            + b.pieces(c, PieceKind::Queen).count() as i32 * 9
-    };
-    if npm(strong) - npm(!strong) <= 3 {
+    if drawish::npm(b, strong) - drawish::npm(b, !strong) <= 3 {
         16
     } else {
         64
