@@ -1,4 +1,5 @@
-//! The hardware/software boundary of the move generator.
+//! The hardware/software boundaries: move generation ([`MoveGenDevice`]) and evaluation
+//! ([`Evaluator`]), with their software backends.
 //!
 //! The FPGA generators we re-create sit behind a narrow interface: the host loads a position,
 //! sends make/unmake words, asks for the moves of one mode and reads an in-check flag. The
@@ -6,10 +7,17 @@
 //! the software backend costs nothing, and other backends (SIMD, GPU, the Verilog
 //! co-simulation) plug into the same search.
 //!
-//! Every backend keeps the host's mirror of the game ([`MoveGenDevice::position`]) because
-//! evaluation, hashing and repetition detection stay on the host, as on the real machines.
+//! Every move-generator backend keeps the host's mirror of the game
+//! ([`MoveGenDevice::position`]) because hashing, the transposition table and repetition
+//! detection stay on the host, as on the real machines. The evaluator follows the same stream
+//! of make/unmake commands; see [`Evaluator`] for its side of the boundary.
 
 use chess::{Board, GenMode, Move, MoveList, Position};
+
+mod eval;
+pub use eval::{
+    EvalStats, Evaluator, HandCraftedEval, HybridEval, NnueEval, SoftwareEval, SoftwareKind,
+};
 
 /// Traffic and time a backend has spent, for reports of the boundary's cost.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use crate::limits::Limits;
 use crate::tt::Tt;
 use crate::worker::{ThreadResult, Worker};
 use chess::{Board, Move};
-use device::MoveGenDevice;
+use device::{Evaluator, MoveGenDevice, SoftwareEval};
 use eval::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
@@ -208,12 +208,29 @@ pub fn vote(results: &[ThreadResult]) -> usize {
 }
 
 impl ThreadPool {
-    /// Starts `threads` search threads, each building its own device with `factory`, sharing a
-    /// `hash_mb` table.
+    /// Starts `threads` search threads, each building its own move generator with `factory`
+    /// and evaluating in software ([`SoftwareEval`]), sharing a `hash_mb` table.
     pub fn new<D, F>(threads: usize, hash_mb: usize, factory: F) -> ThreadPool
     where
         D: MoveGenDevice + 'static,
         F: Fn() -> D + Send + Sync + 'static,
+    {
+        ThreadPool::with_evaluator(threads, hash_mb, factory, SoftwareEval::default)
+    }
+
+    /// Starts `threads` search threads, each building its own move generator with `factory`
+    /// and its own evaluator with `evaluators`, sharing a `hash_mb` table.
+    pub fn with_evaluator<D, E, F, G>(
+        threads: usize,
+        hash_mb: usize,
+        factory: F,
+        evaluators: G,
+    ) -> ThreadPool
+    where
+        D: MoveGenDevice + 'static,
+        E: Evaluator + 'static,
+        F: Fn() -> D + Send + Sync + 'static,
+        G: Fn() -> E + Send + Sync + 'static,
     {
         let threads = threads.max(1);
         let tt = Arc::new(Tt::new(hash_mb));
@@ -237,13 +254,15 @@ impl ThreadPool {
             done: Condvar::new(),
         });
         let factory = Arc::new(factory);
+        let evaluators = Arc::new(evaluators);
         let last_nodes = Arc::new(AtomicU64::new(0));
         let handles = (0..threads)
             .map(|id| {
-                let (shared, sync, factory, tt, last_nodes) = (
+                let (shared, sync, factory, evaluators, tt, last_nodes) = (
                     shared.clone(),
                     sync.clone(),
                     factory.clone(),
+                    evaluators.clone(),
                     tt.clone(),
                     last_nodes.clone(),
                 );
@@ -251,8 +270,8 @@ impl ThreadPool {
                     .name(format!("search-{id}"))
                     .stack_size(32 << 20)
                     .spawn(move || {
-                        let dev = factory();
-                        let mut worker = Worker::new(id, dev, tt, shared.clone());
+                        let (dev, evaluator) = (factory(), evaluators());
+                        let mut worker = Worker::new(id, dev, evaluator, tt, shared.clone());
                         thread_loop(&mut worker, &shared, &sync, threads, &last_nodes);
                     })
                     .expect("spawning a search thread")
@@ -369,8 +388,8 @@ impl ThreadPool {
     }
 }
 
-fn thread_loop<D: MoveGenDevice>(
-    worker: &mut Worker<D>,
+fn thread_loop<D: MoveGenDevice, E: Evaluator>(
+    worker: &mut Worker<D, E>,
     shared: &Shared,
     sync: &Sync2,
     threads: usize,
@@ -456,8 +475,8 @@ fn thread_loop<D: MoveGenDevice>(
 
 /// The main thread with a pre-search: its answer is reported and stands (returned with the
 /// root it was found from); without one, alpha-beta runs under the limits it left.
-fn pre_then_search<D: MoveGenDevice>(
-    worker: &mut Worker<D>,
+fn pre_then_search<D: MoveGenDevice, E: Evaluator>(
+    worker: &mut Worker<D, E>,
     job: &Job,
     pre: &PreSearch,
     shared: &Shared,

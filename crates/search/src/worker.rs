@@ -10,8 +10,7 @@ use crate::see::{capture_gain, see_ge};
 use crate::threads::{Event, Info, Job, ScoreBound, Shared};
 use crate::tt::{Bound, Tt, TtHit};
 use chess::{Board, Move, MoveList, PieceKind};
-use device::MoveGenDevice;
-use eval::nnue::{Accumulator, Network, PieceBoards};
+use device::{Evaluator, MoveGenDevice, SoftwareEval};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
@@ -73,18 +72,14 @@ const OFS: usize = 2;
 /// Most double singular extensions on one path (they could otherwise grow the tree without end).
 const MAX_DOUBLES: u8 = 6;
 
-/// One search thread's private state.
-pub struct Worker<D: MoveGenDevice> {
+/// One search thread's private state, generic over its two devices: the move generator `D`
+/// and the evaluator `E`. The search reaches them only through their interfaces.
+pub struct Worker<D: MoveGenDevice, E: Evaluator = SoftwareEval> {
     /// 0 for the main thread.
     pub id: usize,
     dev: D,
+    evaluator: E,
     hist: History,
-    pawns: eval::PawnCache,
-    /// The network of the current search (`None`: hand-crafted evaluation).
-    net: Option<Arc<Network>>,
-    /// Accumulators, one per ply played from the root (`accs[acc_top]` is current).
-    accs: Box<[Accumulator]>,
-    acc_top: usize,
     stack: Vec<Frame>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -102,9 +97,9 @@ pub struct Worker<D: MoveGenDevice> {
     stopped: bool,
 }
 
-impl<D: MoveGenDevice> Worker<D> {
-    /// A thread's state around its own device.
-    pub fn new(id: usize, dev: D, tt: Arc<Tt>, shared: Arc<Shared>) -> Worker<D> {
+impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
+    /// A thread's state around its own devices.
+    pub fn new(id: usize, dev: D, evaluator: E, tt: Arc<Tt>, shared: Arc<Shared>) -> Worker<D, E> {
         let mut lmr = Box::new([[0i32; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
@@ -114,11 +109,8 @@ impl<D: MoveGenDevice> Worker<D> {
         Worker {
             id,
             dev,
+            evaluator,
             hist: History::default(),
-            pawns: eval::PawnCache::default(),
-            net: None,
-            accs: vec![Accumulator::default(); MAX_PLY + 8].into_boxed_slice(),
-            acc_top: 0,
             stack: vec![Frame::default(); MAX_PLY + OFS + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -140,7 +132,7 @@ impl<D: MoveGenDevice> Worker<D> {
     /// Forgets the move-ordering statistics (new game).
     pub fn clear(&mut self) {
         self.hist.clear();
-        self.pawns.clear();
+        self.evaluator.clear();
     }
 
     /// The root position of the current (or last) search.
@@ -148,9 +140,14 @@ impl<D: MoveGenDevice> Worker<D> {
         self.root_board
     }
 
-    /// The device this worker drives.
+    /// The move generator this worker drives.
     pub fn device(&self) -> &D {
         &self.dev
+    }
+
+    /// The evaluator this worker drives.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
     }
 
     fn is_main(&self) -> bool {
@@ -166,11 +163,8 @@ impl<D: MoveGenDevice> Worker<D> {
             self.dev.make(m);
         }
         self.root_board = **self.dev.position();
-        self.net = self.shared.network();
-        self.acc_top = 0;
-        if let Some(net) = &self.net {
-            self.accs[0].refresh(net, &self.root_board);
-        }
+        self.evaluator.set_network(self.shared.network());
+        self.evaluator.load(&self.root_board);
         self.budget = TimeBudget::plan(
             &job.limits,
             self.root_board.side_to_move(),
@@ -438,48 +432,34 @@ impl<D: MoveGenDevice> Worker<D> {
         f.mv = m;
         f.pt = pt;
         self.nodes += 1;
-        match &self.net {
-            Some(net) => {
-                let before = PieceBoards::of(self.dev.position());
-                self.dev.make(m);
-                let after = PieceBoards::of(self.dev.position());
-                let (done, next) = self.accs.split_at_mut(self.acc_top + 1);
-                next[0].update_from(&done[self.acc_top], net, &before, &after);
-            }
-            None => self.dev.make(m),
-        }
-        self.acc_top += 1;
+        self.dev.make(m);
+        let pos = self.dev.position();
+        // The mirror's history ends with the board the move was played from.
+        let before = pos.history().last().unwrap_or(pos.board());
+        self.evaluator.make(m, before, pos);
     }
 
-    /// Null move: the pieces stay, so does the accumulator.
+    /// Null move: the pieces stay.
     #[inline(always)]
     fn make_null(&mut self) {
         self.nodes += 1;
         self.dev.make_null();
-        if self.net.is_some() {
-            self.accs[self.acc_top + 1] = self.accs[self.acc_top];
-        }
-        self.acc_top += 1;
+        self.evaluator.make_null();
     }
 
     #[inline(always)]
     fn unmake(&mut self) {
         self.dev.unmake();
-        self.acc_top -= 1;
+        self.evaluator.unmake();
     }
 
+    /// The static evaluation the search uses: the evaluator's score, scaled down in drawish
+    /// endgames and kept clear of mate scores.
     #[inline(always)]
     fn eval(&mut self) -> i32 {
-        if let Some(net) = &self.net {
-            let pos = self.dev.position();
-            let mut v = net.evaluate(&self.accs[self.acc_top], pos.side_to_move());
-            if net.is_hybrid() {
-                v += eval::evaluate_cached(pos, &mut self.pawns);
-            }
-            return eval::drawish::adjust(pos, v).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        }
         let pos = self.dev.position();
-        eval::drawish::adjust(pos, eval::evaluate_cached(pos, &mut self.pawns))
+        let v = self.evaluator.evaluate(pos);
+        eval::drawish::adjust(pos, v).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     fn has_non_pawn_material(b: &Board) -> bool {

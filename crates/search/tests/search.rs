@@ -262,3 +262,106 @@ fn a_hybrid_net_with_no_correction_searches_exactly_like_the_hand_crafted_eval()
     };
     assert_eq!(nodes(Some(net)), nodes(None));
 }
+
+/// Calls across the evaluation boundary, shared with the test that owns the pool.
+#[derive(Default)]
+struct EvalCalls {
+    loads: std::sync::atomic::AtomicU64,
+    makes: std::sync::atomic::AtomicI64,
+    evals: std::sync::atomic::AtomicU64,
+}
+
+/// An evaluator that counts every call and either forwards it to the software evaluation or
+/// answers a constant: if the search evaluated anywhere but through the interface, the
+/// constant one could not make every score equal to its constant.
+struct CountingEval {
+    inner: device::SoftwareEval,
+    constant: Option<i32>,
+    calls: Arc<EvalCalls>,
+}
+
+impl device::Evaluator for CountingEval {
+    fn load(&mut self, b: &Board) {
+        self.calls.loads.fetch_add(1, Relaxed);
+        self.inner.load(b)
+    }
+    fn make(&mut self, m: Move, before: &Board, after: &Board) {
+        self.calls.makes.fetch_add(1, Relaxed);
+        self.inner.make(m, before, after)
+    }
+    fn make_null(&mut self) {
+        self.calls.makes.fetch_add(1, Relaxed);
+        self.inner.make_null()
+    }
+    fn unmake(&mut self) {
+        self.calls.makes.fetch_sub(1, Relaxed);
+        self.inner.unmake()
+    }
+    fn evaluate(&mut self, b: &Board) -> i32 {
+        self.calls.evals.fetch_add(1, Relaxed);
+        let v = self.inner.evaluate(b);
+        self.constant.unwrap_or(v)
+    }
+    fn set_network(&mut self, net: Option<Arc<eval::nnue::Network>>) {
+        self.inner.set_network(net)
+    }
+    fn name(&self) -> &'static str {
+        "counting"
+    }
+}
+
+use std::sync::atomic::Ordering::Relaxed;
+
+fn counting_pool(constant: Option<i32>) -> (ThreadPool, Arc<EvalCalls>) {
+    let calls = Arc::new(EvalCalls::default());
+    let c = calls.clone();
+    let pool = ThreadPool::with_evaluator(1, 16, device::SoftwareDevice::default, move || {
+        CountingEval {
+            inner: device::SoftwareEval::default(),
+            constant,
+            calls: c.clone(),
+        }
+    });
+    (pool, calls)
+}
+
+const QUIET: [&str; 3] = [
+    chess::STARTPOS,
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "8/5pk1/6p1/8/3K4/8/5PPP/8 w - - 0 1",
+];
+
+#[test]
+fn the_search_evaluates_only_through_the_evaluator() {
+    // Forwarding: the same tree as the default pool, every make undone, evaluations counted.
+    let (pool, calls) = counting_pool(None);
+    let plain = ThreadPool::new(1, 16, device::SoftwareDevice::default);
+    for fen in QUIET {
+        pool.clear();
+        plain.clear();
+        let a = run(&pool, fen, Limits::depth(7));
+        let b = run(&plain, fen, Limits::depth(7));
+        assert_eq!(
+            (pool.last_nodes(), a.best, a.score),
+            (plain.last_nodes(), b.best, b.score)
+        );
+        assert_eq!(
+            calls.makes.load(Relaxed),
+            0,
+            "{fen}: make/unmake unbalanced"
+        );
+    }
+    assert_eq!(calls.loads.load(Relaxed), QUIET.len() as u64);
+    assert!(calls.evals.load(Relaxed) > 1000);
+    // An evaluator that calls everything even: with no mate in sight, every score the search
+    // reports is 0, which it could not be if it evaluated anywhere else.
+    let (pool, calls) = counting_pool(Some(0));
+    for fen in QUIET {
+        let o = run(&pool, fen, Limits::depth(6));
+        assert_eq!(
+            o.score, 0,
+            "{fen}: the search saw an evaluation besides the evaluator's"
+        );
+    }
+    assert!(calls.evals.load(Relaxed) > 100);
+}
