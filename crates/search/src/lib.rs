@@ -6,9 +6,11 @@
 //! check extension, mate-distance pruning and staged move ordering; Lazy SMP over a pool of
 //! long-lived threads.
 //!
-//! The search reaches move generation only through [`device::MoveGenDevice`], generic over the
-//! backend, so the software generator costs nothing and a co-simulated or accelerated one
-//! plugs in unchanged (each thread builds its own device from a factory).
+//! The search reaches move generation only through [`device::MoveGenDevice`] and evaluation
+//! only through [`device::Evaluator`], generic over both backends, so the software ones cost
+//! nothing and a co-simulated or accelerated one plugs in unchanged (each thread builds its
+//! own devices from factories: [`ThreadPool::new`] for the software evaluation,
+//! [`ThreadPool::with_evaluator`] for any other).
 //!
 //! ```no_run
 //! use search::{Job, Limits, ThreadPool, Event};

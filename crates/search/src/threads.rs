@@ -519,3 +519,55 @@ impl Drop for ThreadPool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::Board;
+
+    fn mv(uci: &str) -> Move {
+        Board::startpos()
+            .parse_uci_move(uci)
+            .expect("a legal start move")
+    }
+
+    fn r(best: &str, score: i32, depth: i32) -> ThreadResult {
+        ThreadResult {
+            best: if best.is_empty() {
+                Move::NULL
+            } else {
+                mv(best)
+            },
+            ponder: Move::NULL,
+            score,
+            depth,
+        }
+    }
+
+    #[test]
+    fn the_vote_weighs_threads_by_depth_and_score() {
+        // One thread: its own answer.
+        assert_eq!(vote(&[r("e2e4", 10, 5)]), 0);
+        // No thread finished an iteration: the main thread's (empty) answer.
+        assert_eq!(vote(&[r("", 0, 0), r("", 0, 0)]), 0);
+        // Results with no move or no completed depth have no vote.
+        assert_eq!(vote(&[r("", 0, 0), r("d2d4", 5, 3)]), 1);
+        assert_eq!(vote(&[r("e2e4", 50, 0), r("d2d4", 5, 3)]), 1);
+        // Two threads backing d2d4 outvote one on e2e4 at the same depth and score...
+        let rs = [r("e2e4", 20, 10), r("d2d4", 20, 10), r("d2d4", 20, 10)];
+        assert_eq!(results_move(&rs, vote(&rs)), mv("d2d4"));
+        // ...but not a much deeper, better-scoring one: weights are
+        // (score - min + 14) * depth: e2e4 (100 - 0 + 14) * 20 = 2280 against 2 * 14 * 10 = 280.
+        let rs = [r("d2d4", 0, 10), r("e2e4", 100, 20), r("d2d4", 0, 10)];
+        assert_eq!(results_move(&rs, vote(&rs)), mv("e2e4"));
+        // A tie in votes goes to the deeper thread.
+        let rs = [r("d2d4", 0, 4), r("e2e4", 0, 8), r("d2d4", 0, 4)];
+        assert_eq!(vote(&rs), 1);
+        let rs = [r("e2e4", 0, 6), r("e2e4", 0, 9)];
+        assert_eq!(vote(&rs), 1);
+    }
+
+    fn results_move(rs: &[ThreadResult], i: usize) -> Move {
+        rs[i].best
+    }
+}

@@ -119,20 +119,6 @@ impl Tt {
         &self.buckets[i]
     }
 
-    /// Asks the CPU to fetch the bucket of `key`.
-    #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.bucket(key) as *const Bucket as *const i8;
-            // SAFETY: `p` points into the live bucket slice; a prefetch hint reads nothing
-            // architecturally and cannot fault.
-            unsafe { core::arch::x86_64::_mm_prefetch(p, core::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {

@@ -67,6 +67,46 @@ impl Default for Frame {
     }
 }
 
+/// What an interior node knows once it has probed the table and evaluated.
+struct NodeFacts {
+    key: u64,
+    hit: Option<TtHit>,
+    tt_move: Move,
+    /// The TT move is a capture or promotion: quiet moves are less likely to matter.
+    tt_capture: bool,
+    /// The move a singular-extension verification search leaves out (`NULL`: none).
+    excluded: Move,
+    in_check: bool,
+    ply: usize,
+    /// `-INF` in check.
+    static_eval: i32,
+    /// The static evaluation refined by the table's bound ([`refined_eval`]).
+    eval: i32,
+    /// The static evaluation is better than two plies ago.
+    improving: bool,
+    /// The side to move has pieces besides pawns (null move and pruning are sound).
+    npm: bool,
+}
+
+/// What the move loop knows of one move before it is played.
+struct MoveFacts {
+    m: Move,
+    quiet: bool,
+    gives_check: bool,
+    /// Quiet-history score (0 for tactical moves).
+    hist_score: i32,
+    /// 1 for the first legal move searched here, and so on.
+    legal: usize,
+}
+
+/// How a node's search ended, for the table.
+struct Outcome {
+    best: i32,
+    best_move: Move,
+    /// The best score rose above the original alpha (an exact score on PV nodes).
+    raised_alpha: bool,
+}
+
 /// Offset of ply 0 in the frame stack, so `ply - 2` is always a valid index.
 const OFS: usize = 2;
 /// Most double singular extensions on one path (they could otherwise grow the tree without end).
@@ -543,6 +583,9 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         best
     }
 
+    /// An interior node: the guards of [`Worker::enter_search`], the table's verdict, the
+    /// pruning of the whole node ([`Worker::prune_node`]), then the moves
+    /// ([`Worker::search_moves`]).
     fn search<const PV: bool>(
         &mut self,
         mut alpha: i32,
@@ -558,19 +601,9 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply);
         }
-        if let Some(v) = self.enter_node::<PV>(ply) {
+        if let Some(v) = self.enter_search::<PV>(&mut alpha, &mut beta, ply, in_check) {
             return v;
         }
-        if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { self.eval() };
-        }
-        // Mate distance pruning.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
         let key = self.dev.position().hash();
         let excluded = self.stack[ply + OFS].excluded;
         // A verification search without the TT move must not trust or overwrite its entry.
@@ -579,23 +612,60 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         } else {
             None
         };
-        let tt_move = hit.map_or(Move::NULL, |h| h.mv);
-        // When the best move known is a capture, quiet moves are less likely to matter.
-        let tt_capture = tt_move != Move::NULL && tt_move.is_tactical();
         if let Some(h) = hit {
-            let s = from_tt(h.score, ply);
-            if !PV
-                && h.depth >= depth
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
+            if !PV && h.depth >= depth {
+                if let Some(s) = tt_cutoff(h, alpha, beta, ply) {
+                    return s;
                 }
-            {
-                return s;
             }
         }
+        let node = self.node_facts(key, hit, excluded, in_check, ply);
+        if !PV && !in_check && excluded == Move::NULL {
+            if let Some(v) = self.prune_node(&node, alpha, beta, depth, cut_node) {
+                return v;
+            }
+        }
+        // Internal iterative reduction: no TT move, a shallower look is cheaper.
+        if depth >= 4 && node.tt_move == Move::NULL && (PV || cut_node) {
+            depth -= 1;
+        }
+        self.search_moves::<PV>(&node, alpha, beta, depth, cut_node)
+    }
 
+    /// The checks every interior node makes before the table: the stop flag and draws
+    /// ([`Worker::enter_node`]), the ply limit and mate-distance pruning (which narrows the
+    /// window). Returns the score to return at once, if any.
+    #[inline(always)]
+    fn enter_search<const PV: bool>(
+        &mut self,
+        alpha: &mut i32,
+        beta: &mut i32,
+        ply: usize,
+        in_check: bool,
+    ) -> Option<i32> {
+        if let Some(v) = self.enter_node::<PV>(ply) {
+            return Some(v);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(if in_check { DRAW } else { self.eval() });
+        }
+        *alpha = (*alpha).max(-MATE + ply as i32);
+        *beta = (*beta).min(MATE - ply as i32 - 1);
+        (*alpha >= *beta).then_some(*alpha)
+    }
+
+    /// What a node knows before it looks at moves: the table's entry, the static evaluation
+    /// (recorded on the stack for the `improving` test two plies down) and the material.
+    #[inline(always)]
+    fn node_facts(
+        &mut self,
+        key: u64,
+        hit: Option<TtHit>,
+        excluded: Move,
+        in_check: bool,
+        ply: usize,
+    ) -> NodeFacts {
+        let tt_move = hit.map_or(Move::NULL, |h| h.mv);
         let static_eval = if in_check {
             -INF
         } else {
@@ -608,53 +678,85 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         };
         self.stack[ply + OFS].eval = static_eval;
         self.stack[ply + 1 + OFS].killers = [Move::NULL; 2];
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2 + OFS].eval;
-        let npm = Self::has_non_pawn_material(self.dev.position());
+        NodeFacts {
+            key,
+            hit,
+            tt_move,
+            // When the best move known is a capture, quiet moves are less likely to matter.
+            tt_capture: tt_move != Move::NULL && tt_move.is_tactical(),
+            excluded,
+            in_check,
+            ply,
+            static_eval,
+            eval,
+            improving: !in_check && ply >= 2 && static_eval > self.stack[ply - 2 + OFS].eval,
+            npm: Self::has_non_pawn_material(self.dev.position()),
+        }
+    }
 
-        if !PV && !in_check && excluded == Move::NULL {
-            // Razoring: far below alpha at low depth, ask quiescence whether anything helps.
-            if depth <= 3 && eval + 200 + 250 * depth <= alpha {
-                let v = self.qsearch::<false>(alpha, alpha + 1, ply);
-                if self.stopped {
-                    return 0;
-                }
-                if v <= alpha {
-                    return v;
-                }
+    /// Cuts a whole non-PV node not in check before its moves: razoring, reverse futility and
+    /// the null move. Returns the node's score when one of them applies.
+    #[inline(always)]
+    fn prune_node(
+        &mut self,
+        node: &NodeFacts,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let (eval, ply) = (node.eval, node.ply);
+        // Razoring: far below alpha at low depth, ask quiescence whether anything helps.
+        if depth <= 3 && eval + 200 + 250 * depth <= alpha {
+            let v = self.qsearch::<false>(alpha, alpha + 1, ply);
+            if self.stopped {
+                return Some(0);
             }
-            // Reverse futility pruning.
-            if depth <= 8 && eval - 80 * (depth - improving as i32) >= beta && eval < MATE_BOUND {
-                return eval;
-            }
-            // Null move, guarded against zugzwang by requiring non-pawn material.
-            if depth >= 3
-                && eval >= beta
-                && static_eval >= beta - 20
-                && npm
-                && self.stack[ply - 1 + OFS].mv != Move::NULL
-                && beta > -MATE_BOUND
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                let f = &mut self.stack[ply + OFS];
-                f.mv = Move::NULL;
-                f.pt = NO_PIECE_TO;
-                self.stack[ply + 1 + OFS].doubles = self.stack[ply + OFS].doubles;
-                self.make_null();
-                let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.unmake();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
+            if v <= alpha {
+                return Some(v);
             }
         }
-        // Internal iterative reduction: no TT move, a shallower look is cheaper.
-        if depth >= 4 && tt_move == Move::NULL && (PV || cut_node) {
-            depth -= 1;
+        // Reverse futility pruning.
+        if depth <= 8 && eval - 80 * (depth - node.improving as i32) >= beta && eval < MATE_BOUND {
+            return Some(eval);
         }
+        // Null move, guarded against zugzwang by requiring non-pawn material.
+        if depth >= 3
+            && eval >= beta
+            && node.static_eval >= beta - 20
+            && node.npm
+            && self.stack[ply - 1 + OFS].mv != Move::NULL
+            && beta > -MATE_BOUND
+        {
+            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            let f = &mut self.stack[ply + OFS];
+            f.mv = Move::NULL;
+            f.pt = NO_PIECE_TO;
+            self.stack[ply + 1 + OFS].doubles = self.stack[ply + OFS].doubles;
+            self.make_null();
+            let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+            self.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= beta {
+                return Some(if score >= MATE_BOUND { beta } else { score });
+            }
+        }
+        None
+    }
 
+    /// The move loop of an interior node: each move pruned or searched (extended, reduced,
+    /// re-searched), the best kept; a cutoff rewards the move that made it.
+    fn search_moves<const PV: bool>(
+        &mut self,
+        node: &NodeFacts,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        cut_node: bool,
+    ) -> i32 {
+        let ply = node.ply;
         let prev1 = self.stack[ply - 1 + OFS].pt;
         let prev2 = self.stack[ply - 2 + OFS].pt;
         let ctx = QuietContext {
@@ -663,7 +765,7 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
             prev1,
             prev2,
         };
-        let mut picker = MovePicker::new(tt_move, in_check, ctx);
+        let mut picker = MovePicker::new(node.tt_move, node.in_check, ctx);
         let mut best = -INF;
         let mut best_move = Move::NULL;
         let mut legal = 0usize;
@@ -673,118 +775,45 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         let side = self.dev.position().side_to_move();
 
         while let Some(m) = picker.next(&mut self.dev, &self.hist) {
-            if m == excluded {
+            if m == node.excluded {
                 continue;
             }
             legal += 1;
             let quiet = !m.is_tactical();
-            let gives_check = self.dev.position().gives_check(m);
-            let pt = piece_to(self.dev.position(), m);
-            let hist_score = if quiet {
-                self.hist.quiet_score(side, m, pt, prev1, prev2)
-            } else {
-                0
+            let pos = self.dev.position();
+            let mv = MoveFacts {
+                m,
+                quiet,
+                gives_check: pos.gives_check(m),
+                hist_score: if quiet {
+                    self.hist
+                        .quiet_score(side, m, piece_to(pos, m), prev1, prev2)
+                } else {
+                    0
+                },
+                legal,
             };
-
-            if best > -MATE_BOUND && npm && legal > 1 {
-                if quiet && !gives_check {
-                    // Late move pruning.
-                    let lmp = (4 + depth * depth) / (2 - improving as i32);
-                    if legal as i32 > lmp {
-                        picker.skip_quiets = true;
-                        continue;
-                    }
-                    // Futility pruning.
-                    if !in_check && depth <= 6 && static_eval + 90 + 100 * depth <= alpha {
-                        picker.skip_quiets = true;
-                        continue;
-                    }
-                    if depth <= 3 && hist_score < -3000 * depth {
-                        continue;
-                    }
-                    if depth <= 6 && !see_ge(self.dev.position(), m, -30 * depth * depth) {
-                        continue;
-                    }
-                } else if !quiet && depth <= 6 && !see_ge(self.dev.position(), m, -90 * depth) {
-                    continue;
-                }
+            if best > -MATE_BOUND
+                && node.npm
+                && legal > 1
+                && self.prune_move(node, &mv, alpha, depth, &mut picker)
+            {
+                continue;
             }
-
-            // Singular extension: when every other move falls well short of the TT move's
-            // score, the TT move is searched one ply deeper; when even the others beat beta,
-            // the node is cut (multi-cut).
-            let mut extension = 0;
-            if m == tt_move && depth >= 8 && (ply as i32) < 2 * self.root_depth {
-                if let Some(h) = hit {
-                    if h.depth >= depth - 3 && h.bound != Bound::Upper && !is_mate(h.score) {
-                        let singular_beta = from_tt(h.score, ply) - 2 * depth;
-                        self.stack[ply + OFS].excluded = m;
-                        let v = self.search::<false>(
-                            singular_beta - 1,
-                            singular_beta,
-                            (depth - 1) / 2,
-                            ply,
-                            cut_node,
-                        );
-                        self.stack[ply + OFS].excluded = Move::NULL;
-                        if self.stopped {
-                            return 0;
-                        }
-                        if v < singular_beta {
-                            // Far below: the TT move is the only move; two plies deeper,
-                            // a bounded number of times on one path.
-                            let doubles = self.stack[ply + OFS].doubles;
-                            extension = if !PV && v < singular_beta - 20 && doubles < MAX_DOUBLES {
-                                2
-                            } else {
-                                1
-                            };
-                        } else if singular_beta >= beta {
-                            return singular_beta;
-                        } else if from_tt(h.score, ply) >= beta {
-                            // Other moves also come close and the TT move is expected to
-                            // fail high: it needs less depth, not more.
-                            extension = -1;
-                        }
-                    }
-                }
-            }
-
+            let extension = match self.extension::<PV>(node, m, beta, depth, cut_node) {
+                Ok(e) => e,
+                Err(v) => return v,
+            };
             self.stack[ply + 1 + OFS].doubles =
                 self.stack[ply + OFS].doubles + (extension == 2) as u8;
             self.make(m, ply);
             let new_depth = depth - 1 + extension;
-            let mut score;
-            if legal == 1 {
-                score = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false);
+            let score = if legal == 1 {
+                -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, false)
             } else {
-                let mut r = 0;
-                if depth >= 3 && legal > 1 + PV as usize && quiet {
-                    r = self.lmr[depth.min(63) as usize][legal.min(63)];
-                    r -= PV as i32;
-                    r += !improving as i32;
-                    r += cut_node as i32;
-                    r += tt_capture as i32;
-                    r -= gives_check as i32;
-                    r -= hist_score / 6000;
-                    if m == ctx.killers[0] || m == ctx.killers[1] || m == ctx.counter {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    // A reduced move that beat alpha by a lot is searched deeper than planned,
-                    // one that barely beat the best score so far a little shallower.
-                    let deeper = score > best + 40 + 2 * new_depth;
-                    let shallower = score < best + 8;
-                    let d = new_depth + deeper as i32 - shallower as i32;
-                    score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, !cut_node);
-                }
-                if PV && score > alpha && score < beta {
-                    score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
-                }
-            }
+                let window = (alpha, beta, best);
+                self.search_later_move::<PV>(node, &mv, &ctx, window, depth, new_depth, cut_node)
+            };
             self.unmake();
             if self.stopped {
                 return 0;
@@ -797,15 +826,8 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        let b = bonus(depth);
-                        if quiet {
-                            self.reward_quiet(m, &quiets, depth, ply, side, prev1, prev2);
-                        } else {
-                            self.update_capture(m, b);
-                        }
-                        for &c in captures.iter() {
-                            self.update_capture(c, -b);
-                        }
+                        let tried = (&quiets, &captures);
+                        self.reward_cutoff(m, quiet, tried, depth, ply, side, prev1, prev2);
                         break;
                     }
                     alpha = score;
@@ -821,32 +843,208 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         }
 
         if legal == 0 {
-            return if excluded != Move::NULL {
+            return if node.excluded != Move::NULL {
                 alpha
-            } else if in_check {
+            } else if node.in_check {
                 -MATE + ply as i32
             } else {
                 DRAW
             };
         }
-        if excluded != Move::NULL {
+        if node.excluded != Move::NULL {
             return best;
         }
+        let outcome = Outcome {
+            best,
+            best_move,
+            raised_alpha: alpha > orig_alpha,
+        };
+        self.conclude::<PV>(node.key, ply, node.static_eval, outcome, beta, depth)
+    }
+
+    /// Move-count, futility, history and SEE pruning of one move (not the first, and not when
+    /// every score so far is a mate against us). True: skip the move (the picker may be told
+    /// to skip the remaining quiet moves too).
+    #[inline(always)]
+    fn prune_move(
+        &self,
+        node: &NodeFacts,
+        mv: &MoveFacts,
+        alpha: i32,
+        depth: i32,
+        picker: &mut MovePicker,
+    ) -> bool {
+        let pos = self.dev.position();
+        if mv.quiet && !mv.gives_check {
+            // Late move pruning.
+            let lmp = (4 + depth * depth) / (2 - node.improving as i32);
+            if mv.legal as i32 > lmp {
+                picker.skip_quiets = true;
+                return true;
+            }
+            // Futility pruning.
+            if !node.in_check && depth <= 6 && node.static_eval + 90 + 100 * depth <= alpha {
+                picker.skip_quiets = true;
+                return true;
+            }
+            (depth <= 3 && mv.hist_score < -3000 * depth)
+                || (depth <= 6 && !see_ge(pos, mv.m, -30 * depth * depth))
+        } else {
+            !mv.quiet && depth <= 6 && !see_ge(pos, mv.m, -90 * depth)
+        }
+    }
+
+    /// Singular extension of the TT move: when every other move falls well short of its
+    /// score, it is searched one ply deeper (two, a bounded number of times on a path, when
+    /// far short); when even the others beat beta, the node is cut (multi-cut, `Err` with
+    /// the score); when they come close and the TT move is expected to fail high, one ply
+    /// less. `Err(0)` also when the search was stopped.
+    #[inline(always)]
+    fn extension<const PV: bool>(
+        &mut self,
+        node: &NodeFacts,
+        m: Move,
+        beta: i32,
+        depth: i32,
+        cut_node: bool,
+    ) -> Result<i32, i32> {
+        let ply = node.ply;
+        if m != node.tt_move || depth < 8 || (ply as i32) >= 2 * self.root_depth {
+            return Ok(0);
+        }
+        let Some(h) = node.hit else {
+            return Ok(0);
+        };
+        if h.depth < depth - 3 || h.bound == Bound::Upper || is_mate(h.score) {
+            return Ok(0);
+        }
+        let singular_beta = from_tt(h.score, ply) - 2 * depth;
+        self.stack[ply + OFS].excluded = m;
+        let v = self.search::<false>(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.stack[ply + OFS].excluded = Move::NULL;
+        if self.stopped {
+            return Err(0);
+        }
+        if v < singular_beta {
+            let doubles = self.stack[ply + OFS].doubles;
+            Ok(if !PV && v < singular_beta - 20 && doubles < MAX_DOUBLES {
+                2
+            } else {
+                1
+            })
+        } else if singular_beta >= beta {
+            Err(singular_beta)
+        } else if from_tt(h.score, ply) >= beta {
+            Ok(-1)
+        } else {
+            Ok(0)
+        }
+    }
+
+    /// A move after the first: a null-window search, reduced for late quiet moves, searched
+    /// again at full depth when it beats alpha, and with the full window on PV nodes when it
+    /// falls inside it. `window` is (alpha, beta, best score so far).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_later_move<const PV: bool>(
+        &mut self,
+        node: &NodeFacts,
+        mv: &MoveFacts,
+        ctx: &QuietContext,
+        (alpha, beta, best): (i32, i32, i32),
+        depth: i32,
+        new_depth: i32,
+        cut_node: bool,
+    ) -> i32 {
+        let ply = node.ply;
+        let mut r = 0;
+        if depth >= 3 && mv.legal > 1 + PV as usize && mv.quiet {
+            r = self.lmr[depth.min(63) as usize][mv.legal.min(63)];
+            r -= PV as i32;
+            r += !node.improving as i32;
+            r += cut_node as i32;
+            r += node.tt_capture as i32;
+            r -= mv.gives_check as i32;
+            r -= mv.hist_score / 6000;
+            if mv.m == ctx.killers[0] || mv.m == ctx.killers[1] || mv.m == ctx.counter {
+                r -= 1;
+            }
+            r = r.clamp(0, new_depth - 1);
+        }
+        let mut score = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+        if score > alpha && r > 0 {
+            // A reduced move that beat alpha by a lot is searched deeper than planned, one
+            // that barely beat the best score so far a little shallower.
+            let deeper = score > best + 40 + 2 * new_depth;
+            let shallower = score < best + 8;
+            let d = new_depth + deeper as i32 - shallower as i32;
+            score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, !cut_node);
+        }
+        if PV && score > alpha && score < beta {
+            score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+        }
+        score
+    }
+
+    /// A beta cutoff by `m`: its history (quiet or capture) rises, the moves tried before it
+    /// fall, and a quiet one becomes a killer and the countermove.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn reward_cutoff(
+        &mut self,
+        m: Move,
+        quiet: bool,
+        (quiets, captures): (&MoveList, &MoveList),
+        depth: i32,
+        ply: usize,
+        side: chess::Color,
+        prev1: PieceTo,
+        prev2: PieceTo,
+    ) {
+        let b = bonus(depth);
+        if quiet {
+            self.reward_quiet(m, quiets, depth, ply, side, prev1, prev2);
+        } else {
+            self.update_capture(m, b);
+        }
+        for &c in captures.iter() {
+            self.update_capture(c, -b);
+        }
+    }
+
+    /// The end of a searched node, interior or quiescence: the bound its best score is,
+    /// stored in the table with the best move and the static evaluation.
+    #[inline(always)]
+    fn conclude<const PV: bool>(
+        &mut self,
+        key: u64,
+        ply: usize,
+        static_eval: i32,
+        outcome: Outcome,
+        beta: i32,
+        depth: i32,
+    ) -> i32 {
+        let Outcome {
+            best,
+            best_move,
+            raised_alpha,
+        } = outcome;
         let bound = if best >= beta {
             Bound::Lower
-        } else if PV && alpha > orig_alpha {
+        } else if PV && raised_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            best_move,
-            to_tt(best, ply),
-            static_eval.clamp(-MATE, MATE),
-            depth,
-            bound,
-        );
+        let stored_eval = static_eval.clamp(-MATE, MATE);
+        self.tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
     }
 
@@ -914,15 +1112,10 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         let key = self.dev.position().hash();
         let hit = self.tt.probe(key);
         if let Some(h) = hit {
-            let s = from_tt(h.score, ply);
-            if !PV
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
+            if !PV {
+                if let Some(s) = tt_cutoff(h, alpha, beta, ply) {
+                    return s;
                 }
-            {
-                return s;
             }
         }
         let mut best;
@@ -977,23 +1170,25 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         if in_check && legal == 0 {
             return -MATE + ply as i32;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if PV && alpha > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
+        let outcome = Outcome {
+            best,
             best_move,
-            to_tt(best, ply),
-            static_eval.clamp(-MATE, MATE),
-            0,
-            bound,
-        );
-        best
+            raised_alpha: alpha > orig_alpha,
+        };
+        self.conclude::<PV>(key, ply, static_eval, outcome, beta, 0)
     }
+}
+
+/// The table's score when its bound alone settles a node searched with (`alpha`, `beta`).
+#[inline(always)]
+fn tt_cutoff(h: TtHit, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let s = from_tt(h.score, ply);
+    let settled = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    settled.then_some(s)
 }
 
 /// The static evaluation, or the TT score where its bound says the position is worth more
