@@ -519,11 +519,11 @@ pub fn bench_rtl(depth: i32, hash_mb: usize, count: usize) -> Result<ExitCode, S
     let listener: Listener = Arc::new(|_: &chess::Board, _: Event| {});
     let (mut sw_nodes, mut rtl_nodes) = (0u64, 0u64);
     let t0 = std::time::Instant::now();
-    for fen in crate::bench::POSITIONS.iter().take(count) {
+    for fen in search::bench::POSITIONS.iter().take(count) {
         let start = chess::Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
         for (pool, nodes) in [(&sw_pool, &mut sw_nodes), (&rtl_pool, &mut rtl_nodes)] {
             pool.clear();
-            pool.search_sync(crate::bench::depth_job(start, depth, &listener, pool.tt()));
+            pool.search_sync(search::bench::depth_job(start, depth, &listener, pool.tt()));
             *nodes += pool.last_nodes();
         }
         eprintln!("{fen}: software {sw_nodes} rtl {rtl_nodes} (cumulative)");

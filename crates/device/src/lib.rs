@@ -15,6 +15,7 @@
 use chess::{Board, GenMode, Move, MoveList, Position};
 
 mod eval;
+pub mod profile;
 pub use eval::{
     EvalStats, Evaluator, HandCraftedEval, HybridEval, NnueEval, SoftwareEval, SoftwareKind,
 };

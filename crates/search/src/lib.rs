@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod bench;
 pub mod history;
 pub mod limits;
 pub mod movepick;

@@ -8,6 +8,7 @@ use crate::limits::Limits;
 use crate::tt::Tt;
 use crate::worker::{ThreadResult, Worker};
 use chess::{Board, Move};
+use device::profile::{NoProbe, Probe};
 use device::{Evaluator, MoveGenDevice, SoftwareEval};
 use eval::nnue::Network;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -232,6 +233,25 @@ impl ThreadPool {
         F: Fn() -> D + Send + Sync + 'static,
         G: Fn() -> E + Send + Sync + 'static,
     {
+        ThreadPool::with_probe(threads, hash_mb, factory, evaluators, NoProbe)
+    }
+
+    /// As [`ThreadPool::with_evaluator`], each thread's units timed by a clone of `probe`
+    /// (`estuary profile`).
+    pub fn with_probe<D, E, P, F, G>(
+        threads: usize,
+        hash_mb: usize,
+        factory: F,
+        evaluators: G,
+        probe: P,
+    ) -> ThreadPool
+    where
+        D: MoveGenDevice + 'static,
+        E: Evaluator + 'static,
+        P: Probe + Clone + Send + 'static,
+        F: Fn() -> D + Send + Sync + 'static,
+        G: Fn() -> E + Send + Sync + 'static,
+    {
         let threads = threads.max(1);
         let tt = Arc::new(Tt::new(hash_mb));
         let shared = Arc::new(Shared {
@@ -258,20 +278,22 @@ impl ThreadPool {
         let last_nodes = Arc::new(AtomicU64::new(0));
         let handles = (0..threads)
             .map(|id| {
-                let (shared, sync, factory, evaluators, tt, last_nodes) = (
+                let (shared, sync, factory, evaluators, tt, last_nodes, probe) = (
                     shared.clone(),
                     sync.clone(),
                     factory.clone(),
                     evaluators.clone(),
                     tt.clone(),
                     last_nodes.clone(),
+                    probe.clone(),
                 );
                 std::thread::Builder::new()
                     .name(format!("search-{id}"))
                     .stack_size(32 << 20)
                     .spawn(move || {
                         let (dev, evaluator) = (factory(), evaluators());
-                        let mut worker = Worker::new(id, dev, evaluator, tt, shared.clone());
+                        let mut worker =
+                            Worker::with_probe(id, dev, evaluator, probe, tt, shared.clone());
                         thread_loop(&mut worker, &shared, &sync, threads, &last_nodes);
                     })
                     .expect("spawning a search thread")
@@ -388,8 +410,8 @@ impl ThreadPool {
     }
 }
 
-fn thread_loop<D: MoveGenDevice, E: Evaluator>(
-    worker: &mut Worker<D, E>,
+fn thread_loop<D: MoveGenDevice, E: Evaluator, P: Probe>(
+    worker: &mut Worker<D, E, P>,
     shared: &Shared,
     sync: &Sync2,
     threads: usize,
@@ -475,8 +497,8 @@ fn thread_loop<D: MoveGenDevice, E: Evaluator>(
 
 /// The main thread with a pre-search: its answer is reported and stands (returned with the
 /// root it was found from); without one, alpha-beta runs under the limits it left.
-fn pre_then_search<D: MoveGenDevice, E: Evaluator>(
-    worker: &mut Worker<D, E>,
+fn pre_then_search<D: MoveGenDevice, E: Evaluator, P: Probe>(
+    worker: &mut Worker<D, E, P>,
     job: &Job,
     pre: &PreSearch,
     shared: &Shared,

@@ -10,6 +10,7 @@ use crate::see::{capture_gain, see_ge};
 use crate::threads::{Event, Info, Job, ScoreBound, Shared};
 use crate::tt::{Bound, Tt, TtHit};
 use chess::{Board, Move, MoveList, PieceKind};
+use device::profile::{NoProbe, Probe, Section};
 use device::{Evaluator, MoveGenDevice, SoftwareEval};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -113,12 +114,14 @@ const OFS: usize = 2;
 const MAX_DOUBLES: u8 = 6;
 
 /// One search thread's private state, generic over its two devices: the move generator `D`
-/// and the evaluator `E`. The search reaches them only through their interfaces.
-pub struct Worker<D: MoveGenDevice, E: Evaluator = SoftwareEval> {
+/// and the evaluator `E`, which it reaches only through their interfaces, and over the probe
+/// `P` that times its units for `estuary profile` ([`NoProbe`]: none, no cost).
+pub struct Worker<D: MoveGenDevice, E: Evaluator = SoftwareEval, P: Probe = NoProbe> {
     /// 0 for the main thread.
     pub id: usize,
     dev: D,
     evaluator: E,
+    probe: P,
     hist: History,
     stack: Vec<Frame>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -140,6 +143,20 @@ pub struct Worker<D: MoveGenDevice, E: Evaluator = SoftwareEval> {
 impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
     /// A thread's state around its own devices.
     pub fn new(id: usize, dev: D, evaluator: E, tt: Arc<Tt>, shared: Arc<Shared>) -> Worker<D, E> {
+        Worker::with_probe(id, dev, evaluator, NoProbe, tt, shared)
+    }
+}
+
+impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
+    /// A thread's state around its own devices, its units timed by `probe`.
+    pub fn with_probe(
+        id: usize,
+        dev: D,
+        evaluator: E,
+        probe: P,
+        tt: Arc<Tt>,
+        shared: Arc<Shared>,
+    ) -> Worker<D, E, P> {
         let mut lmr = Box::new([[0i32; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
@@ -150,6 +167,7 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
             id,
             dev,
             evaluator,
+            probe,
             hist: History::default(),
             stack: vec![Frame::default(); MAX_PLY + OFS + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -497,9 +515,30 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
     /// endgames and kept clear of mate scores.
     #[inline(always)]
     fn eval(&mut self) -> i32 {
+        self.probe.begin(Section::EvalTerms);
         let pos = self.dev.position();
         let v = self.evaluator.evaluate(pos);
-        eval::drawish::adjust(pos, v).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let v = eval::drawish::adjust(pos, v).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        self.probe.end();
+        v
+    }
+
+    /// `f`, timed as `section`.
+    #[inline(always)]
+    fn timed<T>(&self, section: Section, f: impl FnOnce(&Self) -> T) -> T {
+        self.probe.begin(section);
+        let v = f(self);
+        self.probe.end();
+        v
+    }
+
+    /// The next move of `picker`, timed as move ordering.
+    #[inline(always)]
+    fn next_move(&mut self, picker: &mut MovePicker) -> Option<Move> {
+        self.probe.begin(Section::Ordering);
+        let m = picker.next(&mut self.dev, &self.hist);
+        self.probe.end();
+        m
     }
 
     fn has_non_pawn_material(b: &Board) -> bool {
@@ -608,7 +647,7 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         let excluded = self.stack[ply + OFS].excluded;
         // A verification search without the TT move must not trust or overwrite its entry.
         let hit = if excluded == Move::NULL {
-            self.tt.probe(key)
+            self.timed(Section::Tt, |w| w.tt.probe(key))
         } else {
             None
         };
@@ -774,23 +813,26 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         let orig_alpha = alpha;
         let side = self.dev.position().side_to_move();
 
-        while let Some(m) = picker.next(&mut self.dev, &self.hist) {
+        while let Some(m) = self.next_move(&mut picker) {
             if m == node.excluded {
                 continue;
             }
             legal += 1;
             let quiet = !m.is_tactical();
-            let pos = self.dev.position();
+            let gives_check = self.timed(Section::Attacks, |w| w.dev.position().gives_check(m));
+            let hist_score = if quiet {
+                self.timed(Section::Ordering, |w| {
+                    let pt = piece_to(w.dev.position(), m);
+                    w.hist.quiet_score(side, m, pt, prev1, prev2)
+                })
+            } else {
+                0
+            };
             let mv = MoveFacts {
                 m,
                 quiet,
-                gives_check: pos.gives_check(m),
-                hist_score: if quiet {
-                    self.hist
-                        .quiet_score(side, m, piece_to(pos, m), prev1, prev2)
-                } else {
-                    0
-                },
+                gives_check,
+                hist_score,
                 legal,
             };
             if best > -MATE_BOUND
@@ -827,7 +869,9 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
                     }
                     if score >= beta {
                         let tried = (&quiets, &captures);
+                        self.probe.begin(Section::Ordering);
                         self.reward_cutoff(m, quiet, tried, depth, ply, side, prev1, prev2);
+                        self.probe.end();
                         break;
                     }
                     alpha = score;
@@ -888,9 +932,12 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
                 return true;
             }
             (depth <= 3 && mv.hist_score < -3000 * depth)
-                || (depth <= 6 && !see_ge(pos, mv.m, -30 * depth * depth))
+                || (depth <= 6
+                    && !self.timed(Section::Attacks, |_| see_ge(pos, mv.m, -30 * depth * depth)))
         } else {
-            !mv.quiet && depth <= 6 && !see_ge(pos, mv.m, -90 * depth)
+            !mv.quiet
+                && depth <= 6
+                && !self.timed(Section::Attacks, |_| see_ge(pos, mv.m, -90 * depth))
         }
     }
 
@@ -1043,8 +1090,9 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
             Bound::Upper
         };
         let stored_eval = static_eval.clamp(-MATE, MATE);
-        self.tt
-            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+        self.timed(Section::Tt, |w| {
+            w.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound)
+        });
         best
     }
 
@@ -1110,7 +1158,7 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
             return if in_check { DRAW } else { self.eval() };
         }
         let key = self.dev.position().hash();
-        let hit = self.tt.probe(key);
+        let hit = self.timed(Section::Tt, |w| w.tt.probe(key));
         if let Some(h) = hit {
             if !PV {
                 if let Some(s) = tt_cutoff(h, alpha, beta, ply) {
@@ -1135,7 +1183,7 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
         let mut best_move = Move::NULL;
         let mut picker = MovePicker::qsearch(hit.map_or(Move::NULL, |h| h.mv), in_check);
         let mut legal = 0;
-        while let Some(m) = picker.next(&mut self.dev, &self.hist) {
+        while let Some(m) = self.next_move(&mut picker) {
             legal += 1;
             if !in_check {
                 let pos = self.dev.position();
@@ -1143,7 +1191,7 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
                 if m.promotion().is_none() && static_eval + capture_gain(pos, m) + 180 <= alpha {
                     continue;
                 }
-                if !see_ge(pos, m, 0) {
+                if !self.timed(Section::Attacks, |_| see_ge(pos, m, 0)) {
                     continue;
                 }
             }
