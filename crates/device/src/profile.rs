@@ -101,7 +101,10 @@ pub fn ticks() -> u64 {
     #[cfg(not(target_arch = "x86_64"))]
     {
         static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        EPOCH.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64
+        EPOCH
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_nanos() as u64
     }
 }
 
@@ -374,6 +377,104 @@ impl<E: Evaluator, P: Probe> Evaluator for ProfiledEval<E, P> {
         self.inner.clear()
     }
     fn stats(&self) -> EvalStats {
+        self.inner.stats()
+    }
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+}
+
+/// Device clocks and bus words spent per kind of call, as a [`CostMeter`] counts them.
+#[derive(Default)]
+pub struct CallCosts {
+    /// make / make_null / unmake calls.
+    pub updates: AtomicU64,
+    /// Clocks spent in them.
+    pub update_cycles: AtomicU64,
+    /// Words they moved.
+    pub update_words: AtomicU64,
+    /// generate calls.
+    pub generates: AtomicU64,
+    /// Clocks spent in them.
+    pub generate_cycles: AtomicU64,
+    /// Words they moved.
+    pub generate_words: AtomicU64,
+}
+
+impl CallCosts {
+    /// Clocks per make/unmake.
+    pub fn clocks_per_update(&self) -> f64 {
+        self.update_cycles.load(Relaxed) as f64 / self.updates.load(Relaxed).max(1) as f64
+    }
+    /// Bus words per make/unmake.
+    pub fn words_per_update(&self) -> f64 {
+        self.update_words.load(Relaxed) as f64 / self.updates.load(Relaxed).max(1) as f64
+    }
+    /// Clocks per generate.
+    pub fn clocks_per_generate(&self) -> f64 {
+        self.generate_cycles.load(Relaxed) as f64 / self.generates.load(Relaxed).max(1) as f64
+    }
+    /// Bus words per generate.
+    pub fn words_per_generate(&self) -> f64 {
+        self.generate_words.load(Relaxed) as f64 / self.generates.load(Relaxed).max(1) as f64
+    }
+}
+
+/// A move generator whose device clocks and bus words (from its [`DeviceStats`]) are charged
+/// to the kind of call that spent them, for the clocks-per-call figures of Amdahl's law.
+pub struct CostMeter<D> {
+    inner: D,
+    costs: Arc<CallCosts>,
+}
+
+impl<D: MoveGenDevice> CostMeter<D> {
+    /// `inner`, counting into `costs`.
+    pub fn new(inner: D, costs: Arc<CallCosts>) -> Self {
+        CostMeter { inner, costs }
+    }
+
+    /// Runs `f` on the device and charges what it spent to the update or generate counters.
+    fn charged<T>(&mut self, generate: bool, f: impl FnOnce(&mut D) -> T) -> T {
+        let before = self.inner.stats();
+        let v = f(&mut self.inner);
+        let after = self.inner.stats();
+        let (cycles, words) = (after.cycles - before.cycles, after.words - before.words);
+        let c = &self.costs;
+        let (n, cy, w) = if generate {
+            (&c.generates, &c.generate_cycles, &c.generate_words)
+        } else {
+            (&c.updates, &c.update_cycles, &c.update_words)
+        };
+        n.fetch_add(1, Relaxed);
+        cy.fetch_add(cycles, Relaxed);
+        w.fetch_add(words, Relaxed);
+        v
+    }
+}
+
+impl<D: MoveGenDevice> MoveGenDevice for CostMeter<D> {
+    fn load(&mut self, board: &Board) {
+        self.inner.load(board)
+    }
+    fn make(&mut self, m: Move) {
+        self.charged(false, |d| d.make(m))
+    }
+    fn make_null(&mut self) {
+        self.charged(false, |d| d.make_null())
+    }
+    fn unmake(&mut self) {
+        self.charged(false, |d| d.unmake())
+    }
+    fn generate(&mut self, mode: GenMode, out: &mut MoveList) {
+        self.charged(true, |d| d.generate(mode, out))
+    }
+    fn in_check(&self) -> bool {
+        self.inner.in_check()
+    }
+    fn position(&self) -> &Position {
+        self.inner.position()
+    }
+    fn stats(&self) -> DeviceStats {
         self.inner.stats()
     }
     fn name(&self) -> &'static str {

@@ -106,7 +106,6 @@ pub fn bench(
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     #[test]

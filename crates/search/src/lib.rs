@@ -30,6 +30,7 @@ pub mod bench;
 pub mod history;
 pub mod limits;
 pub mod movepick;
+pub mod profile;
 pub mod score;
 pub mod see;
 pub mod threads;
