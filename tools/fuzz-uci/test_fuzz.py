@@ -22,12 +22,12 @@ import transcript
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = grammar.Corpus()
 NETS = os.path.join(tempfile.gettempdir(), f"estuary-fuzz-uci-nets-{os.getuid()}")
+SCRATCH = tempfile.TemporaryDirectory(prefix="fuzz-uci-test-")  # removed at exit
 
 
 def fake(fault=None):
     """An executable that starts fake_engine.py with `fault`."""
-    d = tempfile.mkdtemp(prefix="fuzz-uci-test-")
-    path = os.path.join(d, f"fake-{fault or 'ok'}")
+    path = os.path.join(SCRATCH.name, f"fake-{fault or 'ok'}")
     with open(path, "w") as f:
         f.write(f"#!/bin/sh\nexec python3 {os.path.join(HERE, 'fake_engine.py')} "
                 f"{'--fault ' + fault if fault else ''} \"$@\"\n")
