@@ -5,15 +5,26 @@ Each opening is played twice with colours reversed. Clocks are kept here (time +
 losses on time are scored), games go to a PGN file, and the summary gives the score, Elo with a
 95% error bar, LOS and, when --sprt is given, the log-likelihood ratio of a GSPRT.
 
+Faults of an engine lose the game and are counted and reported, each as it happens: a loss on
+time (its clock ran out, or it gave no answer within --hang-timeout seconds past its clock), an
+illegal move (a move that is not legal, `0000` or `(none)` when it has legal moves, or text
+that is no move), a crash or disconnect (the process died, would not start, or did not quit
+cleanly: no exit within 10 s of `quit`, or a non-zero exit status). With --strict the exit
+status is 1 when any occurred (see reliability.sh).
+
 Run through ./run.sh, which creates the virtual environment with python-chess first.
 Example (Estuary against Stockfish limited to 1800 Elo):
 
   ./run.sh --engine1 ../../target/release/estuary --engine2 /usr/games/stockfish \
       --option2 UCI_LimitStrength=true --option2 UCI_Elo=1800 --option2 Threads=1 \
       --games 40 --tc 5+0.05 --concurrency 1 --pgn ladder.pgn
+
+reliability.sh runs the engine against itself this way and fails on any fault; test_match.py
+checks the fault detection against stand-in engines (fake_engine.py).
 """
 
 import argparse
+import asyncio
 import concurrent.futures as cf
 import math
 import random
@@ -21,6 +32,7 @@ import shlex
 import sys
 import threading
 import time
+import traceback
 
 import chess
 import chess.engine
@@ -67,9 +79,12 @@ class Result:
         self.lock = threading.Lock()
         self.w = self.d = self.l = 0
         self.time_losses = [0, 0]
+        self.illegal = [0, 0]
+        self.crashes = [0, 0]
+        self.errors = 0  # games the match tool itself failed on
         self.pairs = []  # pentanomial-free: per-game scores for engine1
 
-    def add(self, score, time_loss_by=None):
+    def add(self, score):
         with self.lock:
             if score == 1:
                 self.w += 1
@@ -77,8 +92,16 @@ class Result:
                 self.l += 1
             else:
                 self.d += 1
-            if time_loss_by is not None:
-                self.time_losses[time_loss_by] += 1
+
+    def flag(self, engine, kind, message):
+        """Counts a fault of engine `engine` (0 or 1): kind `time`, `illegal` or `crash`."""
+        with self.lock:
+            {"time": self.time_losses, "illegal": self.illegal, "crash": self.crashes}[kind][
+                engine] += 1
+            print(message, flush=True)
+
+    def faults(self):
+        return sum(self.time_losses) + sum(self.illegal) + sum(self.crashes) + self.errors
 
     @property
     def n(self):
@@ -104,7 +127,10 @@ def summary(r):
     los = 0.5 * (1 + math.erf((r.w - r.l) / math.sqrt(2 * (r.w + r.l)))) if r.w + r.l else 0.5
     return (f"Games {n}: +{r.w} ={r.d} -{r.l}  score {100 * s:.1f}%  "
             f"Elo {elo:+.1f} +/- {err:.1f} (95%)  LOS {100 * los:.1f}%  "
-            f"time losses e1={r.time_losses[0]} e2={r.time_losses[1]}")
+            f"time losses e1={r.time_losses[0]} e2={r.time_losses[1]}  "
+            f"illegal e1={r.illegal[0]} e2={r.illegal[1]}  "
+            f"crashes e1={r.crashes[0]} e2={r.crashes[1]}"
+            + (f"  match errors {r.errors}" if r.errors else ""))
 
 
 def sprt_llr(r, elo0, elo1):
@@ -139,23 +165,74 @@ def move_comment(info, used):
     return " ".join(parts)
 
 
+def play_move(eng, board, limit, timeout):
+    """Asks `eng` for a move in `board`. Returns (PlayResult, None), or (None, (kind,
+    message)) with kind `illegal` (not a legal move; also `0000` or `(none)` with legal moves
+    left, and text that is no move), `hang` (no answer within `timeout` seconds) or `crash`
+    (the process died). SimpleEngine.play with a timeout for clock limits, which it lacks."""
+    coro = asyncio.wait_for(
+        eng.protocol.play(board, limit, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE),
+        timeout)
+    future = asyncio.run_coroutine_threadsafe(coro, eng.protocol.loop)
+    try:
+        res = future.result()
+    except TimeoutError:
+        return None, ("hang", f"no bestmove within {timeout:.1f} s")
+    except chess.engine.EngineTerminatedError as e:
+        return None, ("crash", str(e))
+    except chess.engine.EngineError as e:
+        return None, ("illegal", f"bestmove not legal: {e}")
+    if not res.move or res.move not in board.legal_moves:
+        text = res.move.uci() if res.move is not None else "(none)"
+        return None, ("illegal", f"bestmove {text} is not legal in {board.fen()}")
+    return res, None
+
+
+def close_engine(e, name, idx, result, quit_cleanly):
+    """Quits (or, after a fault, kills) an engine; a failed quit or a non-zero exit status
+    counts as a crash."""
+    if quit_cleanly:
+        try:
+            e.quit()
+            rc = e.protocol.returncode
+            if rc.done() and rc.result() != 0:
+                result.flag(idx, "crash", f"{name}: exit status {rc.result()} after quit")
+        except chess.engine.EngineTerminatedError as err:
+            result.flag(idx, "crash", f"{name}: died at quit ({err})")
+        except Exception as err:
+            result.flag(idx, "crash", f"{name}: did not quit ({type(err).__name__} {err})")
+    try:
+        e.close()
+    except Exception:
+        pass
+
+
 def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
     base, inc = parse_tc(args.tc)
     cmds = [args.engine1, args.engine2]
     opts = [parse_options(args.option1), parse_options(args.option2)]
     names = [args.name1 or cmds[0].split("/")[-1], args.name2 or cmds[1].split("/")[-1]]
-    engines = []
+    engines = [None, None]
+    faulty = [False, False]
     try:
-        for c, o in zip(cmds, opts):
-            e = chess.engine.SimpleEngine.popen_uci(shlex.split(c))
-            if o:
-                e.configure(o)
-            engines.append(e)
+        # engine index playing white/black
+        white, black = (0, 1) if e1_white else (1, 0)
+        for i, (c, o) in enumerate(zip(cmds, opts)):
+            try:
+                engines[i] = chess.engine.SimpleEngine.popen_uci(shlex.split(c))
+                if o:
+                    engines[i].configure(o)
+            except Exception as err:
+                faulty[i] = True
+                result.flag(i, "crash", f"game {idx + 1}: {names[i]} failed to start: "
+                            f"{type(err).__name__} {err}")
+        if any(faulty):
+            # Nothing to play: the engine that failed loses (a draw if both did).
+            result.add(0.5 if all(faulty) else (0 if faulty[0] else 1))
+            return None
         board = chess.Board()
         for san in opening.split():
             board.push_san(san)
-        # engine index playing white/black
-        white, black = (0, 1) if e1_white else (1, 0)
         clocks = {chess.WHITE: base, chess.BLACK: base}
         game = chess.pgn.Game()
         game.headers["Event"] = f"match {args.tc}"
@@ -167,32 +244,43 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
         for mv in board.move_stack:
             node = node.add_variation(mv)
         termination = None
-        time_loser = None
+        loser = None  # the side that lost by a fault
         while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
             side = board.turn
-            eng = engines[white if side == chess.WHITE else black]
+            mover = white if side == chess.WHITE else black
+            colour = "white" if side == chess.WHITE else "black"
             if args.nodes:
                 limit = chess.engine.Limit(nodes=args.nodes)
+                timeout = args.hang_timeout
             else:
                 limit = chess.engine.Limit(white_clock=max(clocks[chess.WHITE], 0.001), black_clock=max(clocks[chess.BLACK], 0.001),
                                            white_inc=inc, black_inc=inc)
+                timeout = max(clocks[side], 0) + args.hang_timeout
             t0 = time.monotonic()
-            res = eng.play(board, limit, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE)
+            res, fault = play_move(engines[mover], board, limit, timeout)
             used = time.monotonic() - t0
+            who = f"game {idx + 1}, move {board.fullmove_number}: {names[mover]} ({colour})"
+            if fault is not None:
+                kind, message = fault
+                faulty[mover] = True
+                loser = side
+                termination = {"hang": "time forfeit", "illegal": "rules infraction",
+                               "crash": "abandoned"}[kind]
+                result.flag(mover, "time" if kind == "hang" else kind, f"{who}: {message}")
+                node.comment = f"{names[mover]}: {message}"
+                break
             clocks[side] -= used
             if clocks[side] < 0 and not args.nodes:
                 termination = "time forfeit"
-                time_loser = side
+                loser = side
+                result.flag(mover, "time", f"{who}: lost on time, {used:.3f} s used with "
+                            f"{clocks[side] + used:.3f} s on the clock")
                 break
             clocks[side] += inc
-            if res.move is None:
-                termination = "no move"
-                time_loser = side
-                break
             board.push(res.move)
             node = node.add_variation(res.move, comment=move_comment(res.info, used))
-        if time_loser is not None:
-            res_str = "0-1" if time_loser == chess.WHITE else "1-0"
+        if loser is not None:
+            res_str = "0-1" if loser == chess.WHITE else "1-0"
         elif board.ply() >= args.max_plies and not board.is_game_over(claim_draw=True):
             res_str = "1/2-1/2"
             termination = "max plies"
@@ -206,21 +294,16 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
         else:
             white_won = res_str == "1-0"
             score = 1 if white_won == e1_white else 0
-        loser_idx = None
-        if time_loser is not None:
-            loser_idx = white if time_loser == chess.WHITE else black
-        result.add(score, loser_idx)
+        result.add(score)
         with pgn_lock:
             if pgn_file:
                 print(game, file=pgn_file, end="\n\n")
                 pgn_file.flush()
         return score
     finally:
-        for e in engines:
-            try:
-                e.quit()
-            except Exception:
-                pass
+        for i, e in enumerate(engines):
+            if e is not None:
+                close_engine(e, f"game {idx + 1}: {names[i]}", i, result, not faulty[i])
 
 
 def main():
@@ -242,7 +325,14 @@ def main():
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
     ap.add_argument("--log", help="write the UCI traffic (python-chess debug log) to this file")
+    ap.add_argument("--hang-timeout", type=float, default=5.0,
+                    help="seconds past its clock (or a whole move with --nodes: 60 at least) "
+                         "an engine may take to answer before it loses on time and is killed")
+    ap.add_argument("--strict", action="store_true",
+                    help="exit status 1 when any game had a time loss, illegal move or crash")
     args = ap.parse_args()
+    if args.nodes:
+        args.hang_timeout = max(args.hang_timeout, 60.0)
     if args.log:
         import logging
         logging.basicConfig(filename=args.log, level=logging.DEBUG, format="%(asctime)s %(message)s")
@@ -262,7 +352,12 @@ def main():
         if stop.is_set():
             return
         i, op, e1w = item
-        play_game(args, i, op, e1w, result, pgn_lock, pgn_file)
+        try:
+            play_game(args, i, op, e1w, result, pgn_lock, pgn_file)
+        except Exception:
+            with result.lock:
+                result.errors += 1
+                print(f"game {i + 1}: match tool error\n{traceback.format_exc()}", flush=True)
         line = summary(result)
         if args.sprt:
             llr = sprt_llr(result, *args.sprt)
@@ -277,6 +372,11 @@ def main():
     print("Final: " + summary(result))
     if pgn_file:
         pgn_file.close()
+    if args.strict and result.faults():
+        print(f"FAILED: {result.faults()} fault(s) (time losses, illegal moves, crashes or "
+              "match errors)")
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
