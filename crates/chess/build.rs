@@ -8,6 +8,12 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+// The crate's generator (`chess::rng`), compiled into the build script too.
+#[allow(dead_code)]
+#[path = "src/rng.rs"]
+mod rng;
+use rng::Rng;
+
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
@@ -74,18 +80,9 @@ fn pdep(x: u64, mut m: u64) -> u64 {
     out
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
+/// Random bits with about one in eight set: magic-multiplier candidates.
+fn sparse(rng: &mut Rng) -> u64 {
+    rng.next() & rng.next() & rng.next()
 }
 
 struct Entry {
@@ -123,7 +120,7 @@ fn build(
         let mut attempt = 0u32;
         let magic = loop {
             attempt += 1;
-            let cand = rng.sparse();
+            let cand = sparse(rng);
             if (m.wrapping_mul(cand) >> 56).count_ones() < 6 {
                 continue;
             }
@@ -177,7 +174,8 @@ fn emit_table(out: &mut String, name: &str, t: &[u64]) {
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    println!("cargo:rerun-if-changed=src/rng.rs");
+    let mut rng = Rng::xorshift64_star(0x9E37_79B9_7F4A_7C15);
     let mut magic_table = Vec::new();
     let mut pext_table = Vec::new();
     let rook = build(&ROOK_DIRS, &mut rng, &mut magic_table, &mut pext_table);

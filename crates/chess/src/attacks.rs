@@ -344,13 +344,8 @@ mod tests {
 
     #[test]
     fn sliders_match_ray_walk_on_both_backends() {
-        let mut x = 0x1234_5678_9ABC_DEF1u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::rng::Rng::xorshift64(0x1234_5678_9ABC_DEF1);
+        let mut next = || rng.next();
         let backends = [SliderBackend::Magic, SliderBackend::Pext];
         for b in backends {
             if !set_slider_backend(b) {

@@ -327,17 +327,6 @@ impl Board {
         h
     }
 
-    /// Zobrist key of the pawns only (for pawn-structure caches).
-    pub fn pawn_hash(&self) -> u64 {
-        let mut h = 0;
-        for c in Color::ALL {
-            for s in self.pieces(c, PieceKind::Pawn) {
-                h ^= zobrist::piece(Piece::new(c, PieceKind::Pawn).index(), s.index());
-            }
-        }
-        h
-    }
-
     // ---- editing ---------------------------------------------------------------------------
 
     #[inline(always)]

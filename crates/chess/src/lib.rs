@@ -24,6 +24,7 @@ mod moves;
 mod notation;
 mod perft;
 mod position;
+pub mod rng;
 mod types;
 mod zobrist;
 

@@ -30,7 +30,8 @@ impl Color {
         }
     }
 
-    /// The rank (0-based) a pawn of this colour promotes on.
+    /// The rank (0-based) this colour's pieces start on, where its king and rooks castle
+    /// (the rank the other colour's pawns promote on).
     #[inline(always)]
     pub const fn back_rank(self) -> u8 {
         match self {

@@ -3,8 +3,7 @@
 
 use chess::{Board, GenMode, Move, Position};
 
-mod common;
-use common::Rng;
+use chess::rng::Rng;
 
 /// A Chess960 start position from its number (0..960), by the standard numbering scheme.
 pub fn chess960_start(n: usize) -> String {
@@ -85,7 +84,7 @@ fn cozy_tuples(b: &cozy_chess::Board) -> Vec<(usize, usize, Option<char>)> {
 
 #[test]
 fn legal_moves_equal_cozy_chess_over_100k_positions() {
-    let mut rng = Rng(0x00C0_FFEE_1234_5678);
+    let mut rng = Rng::xorshift64(0x00C0_FFEE_1234_5678);
     let mut positions = 0usize;
     let mut game = 0usize;
     while positions < 110_000 {
@@ -132,7 +131,7 @@ fn legal_moves_equal_cozy_chess_over_100k_positions() {
 #[test]
 fn san_equals_shakmaty() {
     use shakmaty::{fen::Fen, san::SanPlus, CastlingMode, Chess, Position as _};
-    let mut rng = Rng(0x5A_17_5A_17);
+    let mut rng = Rng::xorshift64(0x5A_17_5A_17);
     let mut checked = 0;
     for game in 0..300 {
         let start = if game % 4 == 3 {

@@ -4,8 +4,7 @@
 
 use chess::{Board, GenMode, Move, Position};
 
-mod common;
-use common::Rng;
+use chess::rng::Rng;
 
 const STARTS: &[&str] = &[
     chess::STARTPOS,
@@ -18,7 +17,7 @@ const STARTS: &[&str] = &[
 
 /// Walks random games and calls `f` on every position reached.
 fn playouts(seed: u64, games: usize, mut f: impl FnMut(&mut Position, &mut Rng)) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::xorshift64(seed);
     for g in 0..games {
         let mut pos = Position::from_fen(STARTS[g % STARTS.len()]).unwrap();
         for _ in 0..150 {
@@ -144,7 +143,7 @@ fn generation_modes_equal_filters_of_all_moves() {
 
 #[test]
 fn parsers_never_panic_on_random_input() {
-    let mut rng = Rng(99);
+    let mut rng = Rng::xorshift64(99);
     let alphabet = b"pnbrqkPNBRQK12345678/ -wbKQkqacdefghx+#=O0e.p;\x00\xff";
     let b = Board::startpos();
     let k = Board::from_fen(STARTS[1]).unwrap();

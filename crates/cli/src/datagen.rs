@@ -19,8 +19,8 @@
 
 use crate::args::Args;
 use crate::play::game_over;
+use chess::rng::Rng;
 use chess::{Board, Color, Move, Position};
-use eval::rng::XorShift;
 use search::{Event, Job, Limits, Listener, ThreadPool};
 use std::io::Write;
 use std::process::ExitCode;
@@ -94,7 +94,7 @@ fn worker(
     start: Instant,
 ) -> Result<(), String> {
     let games = SelfPlay::new();
-    let mut rng = XorShift::new(seed);
+    let mut rng = Rng::new(seed);
     loop {
         if counters.0.load(Relaxed) >= cfg.games || counters.1.load(Relaxed) >= cfg.positions {
             return Ok(());
@@ -164,7 +164,7 @@ impl SelfPlay {
     /// with the adjudication of the module's description. Returns the quiet positions (side
     /// to move not in check, the engine's move not a capture or promotion, |score| < 2500),
     /// or `None` when the random opening already ended the game.
-    pub fn play(&self, rng: &mut XorShift, random_plies: usize, nodes: u64) -> Option<Game> {
+    pub fn play(&self, rng: &mut Rng, random_plies: usize, nodes: u64) -> Option<Game> {
         self.pool.clear();
         let mut pos = Position::startpos();
         let mut moves = Vec::new();

@@ -23,8 +23,8 @@
 //!   different data compared on the same held-out games.
 
 use crate::args::Args;
+use chess::rng::Rng;
 use eval::nnue::{data, FloatNet, Network, HIDDEN, INPUTS, SCALE};
-use eval::rng::XorShift;
 use std::io::BufRead;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -330,7 +330,7 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
     };
     let t0 = Instant::now();
     let (mut all, _) = load(args.positional(), max, false)?;
-    let mut rng = XorShift::new(seed);
+    let mut rng = Rng::new(seed);
     // Validation: the last positions read, i.e. whole games the training never sees
     // (positions of one game are alike, so a random split would flatter the net).
     let n_val = ((all.len() as f64 * val_frac) as usize).min(all.len() / 2);

@@ -9,8 +9,8 @@
 
 use crate::args::Args;
 use crate::datagen::SelfPlay;
+use chess::rng::Rng;
 use chess::Board;
-use eval::rng::XorShift;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -42,7 +42,7 @@ fn generate(raw: &[String]) -> Result<ExitCode, String> {
         .open(&out)
         .map_err(|e| format!("{out}: {e}"))?;
     let player = SelfPlay::new();
-    let mut rng = XorShift::new(seed);
+    let mut rng = Rng::new(seed);
     let mut total = 0;
     for g in 0..games {
         // 6 to 10 random opening plies for variety.

@@ -14,7 +14,6 @@ mod masks;
 pub mod nnue;
 pub mod params;
 mod pawns;
-pub mod rng;
 pub mod tune;
 mod weights;
 

@@ -117,10 +117,8 @@ pub struct Solver<G: MateGame> {
     max_ply: u32,
     /// Positions given up at the ply cap.
     ply_cutoffs: u64,
-    buffers: Vec<Vec<Child<G::Move, G::Hand>>>,
-    /// Per depth, the storage where the node there builds its children (see [`Scratch`]).
-    scratch: Vec<ScratchSlot<G>>,
-    moves: Vec<Vec<G::Move>>,
+    /// Per depth, the storage the node searched there expands into (see [`Expansion`]).
+    expansions: Vec<Expansion<G>>,
     limits: Limits,
     stop: Arc<AtomicBool>,
     start: Instant,
@@ -224,9 +222,7 @@ impl<G: MateGame> Solver<G> {
             move_cache: MoveCache::new(MOVE_LISTS),
             max_ply: DEFAULT_MAX_PLY,
             ply_cutoffs: 0,
-            buffers: Vec::new(),
-            scratch: Vec::new(),
-            moves: Vec::new(),
+            expansions: Vec::new(),
             limits,
             stop: Arc::new(AtomicBool::new(false)),
             start: Instant::now(),
@@ -314,10 +310,10 @@ impl<G: MateGame> Solver<G> {
     pub(crate) fn run(&mut self, root: &G) -> Verdict {
         self.aborted = false;
         self.path.clear();
-        let (pn, dn, _, _, _) = self.mid(root, true, INF, INF, 0, path_hash(0, root.key()));
-        if pn == 0 {
+        let r = self.mid(root, true, Thresholds::NONE, 0, path_hash(0, root.key()));
+        if r.pn == 0 {
             Verdict::Mate
-        } else if dn == 0 {
+        } else if r.dn == 0 {
             Verdict::NoMate
         } else {
             Verdict::Unknown
@@ -330,19 +326,19 @@ impl<G: MateGame> Solver<G> {
     }
 
     /// Searches `g` to the end as if it stood `ply` plies below the root of a depth-limited
-    /// search (a fresh path). Returns (pn, dn, len).
-    pub(crate) fn prove_at(&mut self, g: &G, or_node: bool, ply: u32) -> (u32, u32, u16) {
+    /// search (a fresh path).
+    pub(crate) fn prove_at(&mut self, g: &G, or_node: bool, ply: u32) -> NodeResult<G::Hand> {
         let saved = std::mem::take(&mut self.path);
         let seed = self.path_seed(ply);
-        let (pn, dn, len, _, _) = self.mid(g, or_node, INF, INF, ply, path_hash(seed, g.key()));
+        let r = self.mid(g, or_node, Thresholds::NONE, ply, path_hash(seed, g.key()));
         self.path = saved;
-        (pn, dn, len)
+        r
     }
 
     /// Like [`Solver::prove_at`], but `g` itself is searched even when the table has it
     /// decided: the children its proof needs are proven (and stored) again. Used when
     /// reading a line whose entries were replaced.
-    pub(crate) fn reprove_at(&mut self, g: &G, or_node: bool, ply: u32) -> (u32, u32, u16) {
+    pub(crate) fn reprove_at(&mut self, g: &G, or_node: bool, ply: u32) -> NodeResult<G::Hand> {
         self.force_expand = true;
         let r = self.prove_at(g, or_node, ply);
         self.force_expand = false;
@@ -408,20 +404,24 @@ impl<G: MateGame> Solver<G> {
         }
     }
 
-    /// What the table says about `g` at `ply`: (pn, dn, decided hand, len).
-    pub(crate) fn probe(&self, g: &G, ply: u32) -> (u32, u32, G::Hand, u16) {
+    /// What the table says about `g` at `ply` (the hand: the proof or disproof hand when
+    /// decided).
+    pub(crate) fn probe(&self, g: &G, ply: u32) -> NodeResult<G::Hand> {
         let p = self.table.probe(self.table_key(g, ply), g.attacker_hand());
         if let (Some(l), true) = (self.depth_limit, p.pn != 0 && p.dn != 0) {
             // Fall back on the unlimited run's result where it decides the question.
             let u = self.table.probe(g.board_key(), g.attacker_hand());
             if u.dn == 0 {
-                return (INF, 0, u.hand, 0);
+                return NodeResult::disproof(u.hand);
             }
             if u.pn == 0 && u32::from(u.len) <= l.saturating_sub(ply) {
-                return (0, INF, u.hand, u.len);
+                return NodeResult::proof(u.len, u.hand);
             }
         }
-        (p.pn, p.dn, p.hand, p.len)
+        NodeResult {
+            len: p.len,
+            ..NodeResult::open(p.pn, p.dn, p.hand)
+        }
     }
 
     /// Records that the attacker mates from `g` within `len` plies (along a line read after
@@ -494,132 +494,174 @@ impl<G: MateGame> Solver<G> {
         self.progress = Some(f);
     }
 
-    /// Multiple iterative deepening at one node. Returns (pn, dn, len, hand, rep): `hand` is
-    /// the proof or disproof hand when decided, `rep` whether a disproof depends on the path.
+    /// Multiple iterative deepening at one node: searches `g` until it is decided, its proof
+    /// or disproof number reaches its threshold, or a limit stops the search. The steps:
+    /// what is known without expanding ([`Solver::settle_unexpanded`]), the expansion
+    /// ([`Solver::expand`]), the search of the children ([`Solver::search_children`]) and
+    /// the conclusion ([`Solver::conclude`]).
     fn mid(
         &mut self,
         g: &G,
         or_node: bool,
-        th_pn: u32,
-        th_dn: u32,
+        th: Thresholds,
         ply: u32,
-        phash: u64,
-    ) -> (u32, u32, u16, G::Hand, u32) {
+        path_hash: u64,
+    ) -> NodeResult<G::Hand> {
         self.nodes += 1;
         self.check_limits();
-        let key = self.table_key(g, ply);
-        if ply >= self.max_ply {
+        let node = Node {
+            pos: g,
+            or_node,
+            ply,
+            path_hash,
+            table_key: self.table_key(g, ply),
+            hand: g.attacker_hand(),
+            remaining: self.depth_limit.map(|l| l.saturating_sub(ply)),
+        };
+        if let Some(r) = self.settle_unexpanded(&node) {
+            return r;
+        }
+        // The node expands into the storage kept for its depth, lent to it until it is done:
+        // the one way out from here gives it back.
+        let depth = ply as usize;
+        if self.expansions.len() <= depth {
+            self.expansions.resize_with(depth + 1, Expansion::default);
+        }
+        let mut x = std::mem::take(&mut self.expansions[depth]);
+        x.reset();
+        let r = match self.expand(&mut x, &node) {
+            Some(decided) => decided,
+            None => self.search_children(&mut x, &node, th),
+        };
+        self.expansions[depth] = x;
+        r
+    }
+
+    /// Stores `r` as the table's entry for `key`, which took `work` nodes, and returns it.
+    #[inline]
+    fn store(&mut self, key: u64, r: NodeResult<G::Hand>, work: u64) -> NodeResult<G::Hand> {
+        self.table.store(key, r.hand, r.pn, r.dn, r.len, work);
+        r
+    }
+
+    /// The value of `node` when it is known without generating its moves: past the ply cap,
+    /// decided in the table (unless the node is to be searched anyway), decided by the
+    /// unlimited run for a ply-limited one, or an attacker node with no ply left.
+    fn settle_unexpanded(&mut self, node: &Node<G>) -> Option<NodeResult<G::Hand>> {
+        if node.ply >= self.max_ply {
             // Too deep for the stack: unprovable here, but not disproven. Stored so that the
             // parent reads it and turns elsewhere; it is never a proof or a disproof.
             self.ply_cutoffs += 1;
-            let hand = g.attacker_hand();
-            self.table.store(key, hand, INF, 1, 0, 1);
-            return (INF, 1, 0, hand, NO_REP);
+            return Some(self.store(node.table_key, NodeResult::open(INF, 1, node.hand), 1));
         }
-        let hand = g.attacker_hand();
-        let remaining = self.depth_limit.map(|l| l.saturating_sub(ply));
-
-        // Already decided (reached again through a nested or line-reading search).
-        let known = self.table.probe(key, hand);
-        let force = self.force_expand;
-        if force {
-            self.force_expand = false;
-        } else if known.pn == 0 {
-            return (0, INF, known.len, known.hand, NO_REP);
-        } else if known.dn == 0 {
-            return (INF, 0, 0, known.hand, NO_REP);
-        }
-
-        // Ply-limited runs read what the unlimited run decided: no mate at all, or a proof
-        // no longer than the plies left (unless forced to search the node itself).
-        if let (Some(r), false) = (remaining, force) {
-            let u = self.table.probe(g.board_key(), hand);
-            if u.dn == 0 {
-                self.table.store(key, u.hand, INF, 0, 0, 1);
-                return (INF, 0, 0, u.hand, NO_REP);
+        let forced = std::mem::replace(&mut self.force_expand, false);
+        if !forced {
+            // Already decided (reached again through a nested or line-reading search).
+            let known = self.table.probe(node.table_key, node.hand);
+            if known.pn == 0 {
+                return Some(NodeResult::proof(known.len, known.hand));
             }
-            if u.pn == 0 && u32::from(u.len) <= r {
-                self.table.store(key, u.hand, 0, INF, u.len, 1);
-                return (0, INF, u.len, u.hand, NO_REP);
+            if known.dn == 0 {
+                return Some(NodeResult::disproof(known.hand));
+            }
+            // Ply-limited runs read what the unlimited run decided: no mate at all, or a
+            // proof no longer than the plies left.
+            if let Some(r) = node.remaining {
+                let u = self.table.probe(node.pos.board_key(), node.hand);
+                if u.dn == 0 {
+                    return Some(self.store(node.table_key, NodeResult::disproof(u.hand), 1));
+                }
+                if u.pn == 0 && u32::from(u.len) <= r {
+                    let proof = NodeResult::proof(u.len, u.hand);
+                    return Some(self.store(node.table_key, proof, 1));
+                }
             }
         }
-
         // Depth limit: an attacker node with no ply left cannot mate.
-        if or_node && remaining == Some(0) {
-            self.table.store(key, hand, INF, 0, 0, 1);
-            return (INF, 0, 0, hand, NO_REP);
+        if node.or_node && node.remaining == Some(0) {
+            return Some(self.store(node.table_key, NodeResult::disproof(node.hand), 1));
         }
+        None
+    }
 
-        let depth = ply as usize;
-        while self.buffers.len() <= depth {
-            self.buffers.push(Vec::new());
-            self.moves.push(Vec::new());
-            self.scratch.push(None);
+    /// Expands `node` into `x`: its moves, then its children with their keys and first
+    /// proof numbers. Returns the node's value when the expansion alone decides it: no move,
+    /// every evasion futile, a check that mates at once, or no such check with one ply left.
+    fn expand(&mut self, x: &mut Expansion<G>, node: &Node<G>) -> Option<NodeResult<G::Hand>> {
+        let g = node.pos;
+        self.generate_moves(g, node.or_node, &mut x.moves);
+        if x.moves.is_empty() {
+            return Some(self.without_moves(node));
         }
-        let mut moves = std::mem::take(&mut self.moves[depth]);
-        if !self.move_cache.get(g.key(), &mut moves) {
-            if or_node {
-                g.attacker_moves(&mut moves);
-            } else {
-                g.defender_moves(&mut moves);
-            }
-            self.move_cache.put(g.key(), &moves);
-        }
-        if moves.is_empty() {
-            self.moves[depth] = moves;
-            return if or_node {
-                let d = g.no_check_disproof_hand();
-                self.table.store(key, d, INF, 0, 0, 1);
-                (INF, 0, 0, d, NO_REP)
-            } else if g.is_mated() {
-                let p = g.mated_proof_hand();
-                self.table.store(key, p, 0, INF, 0, 1);
-                (0, INF, 0, p, NO_REP)
-            } else {
-                // No move but not mate (stalemate in chess): the attacker failed.
-                let d = g.no_check_disproof_hand();
-                self.table.store(key, d, INF, 0, 0, 1);
-                (INF, 0, 0, d, NO_REP)
-            };
-        }
-
-        // Expand: children with their keys; futile interpositions dropped in depth-limited
-        // (shortest mate) searches, where they must not count.
-        let mut kids = std::mem::take(&mut self.buffers[depth]);
-        kids.clear();
+        // Futile interpositions are left out in depth-limited (shortest mate) searches, where
+        // they must not count.
         let mut futile: Vec<G::Move> = Vec::new();
-        if !or_node && remaining.is_some() && self.skip_futile {
-            futile.extend(moves.iter().filter(|&&m| g.is_futile_interposition(m)));
+        if !node.or_node && node.remaining.is_some() && self.skip_futile {
+            futile.extend(x.moves.iter().filter(|&&m| g.is_futile_interposition(m)));
             // When every evasion is such a drop, the check mates by the convention (the drops
             // only add their own capture). Proven for this hand and larger ones: with fewer
             // pieces the defender has fewer such drops, each still futile.
-            if futile.len() == moves.len() {
-                self.moves[depth] = moves;
-                self.buffers[depth] = kids;
-                self.table.store(key, hand, 0, INF, 0, 1);
-                return (0, INF, 0, hand, NO_REP);
+            if futile.len() == x.moves.len() {
+                return Some(self.store(node.table_key, NodeResult::proof(0, node.hand), 1));
             }
         }
-        // Children are built one after another in one place (expansion, then descent).
-        let mut scratch = Scratch {
-            slot: self.scratch[depth].take(),
-            built: false,
+        self.list_children(x, node, &futile);
+        if node.or_node {
+            if let Some(mate) = self.first_proof_numbers(x, node) {
+                return Some(mate);
+            }
+            if node.remaining == Some(1) && !self.aborted {
+                // One ply left and no check mates at once.
+                return Some(self.store(node.table_key, NodeResult::disproof(node.hand), 1));
+            }
+        }
+        None
+    }
+
+    /// Fills `moves` with the checks (`or_node`) or evasions of `g`, from the cache when it
+    /// has them.
+    #[inline]
+    fn generate_moves(&mut self, g: &G, or_node: bool, moves: &mut Vec<G::Move>) {
+        if !self.move_cache.get(g.key(), moves) {
+            if or_node {
+                g.attacker_moves(moves);
+            } else {
+                g.defender_moves(moves);
+            }
+            self.move_cache.put(g.key(), moves);
+        }
+    }
+
+    /// The value of a node with no move, stored: an attacker without a check has failed; a
+    /// defender without an evasion is mated, unless it is not in check after all (stalemate
+    /// in chess: the attacker has failed).
+    fn without_moves(&mut self, node: &Node<G>) -> NodeResult<G::Hand> {
+        let g = node.pos;
+        let r = if !node.or_node && g.is_mated() {
+            NodeResult::proof(0, g.mated_proof_hand())
+        } else {
+            NodeResult::disproof(g.no_check_disproof_hand())
         };
-        // First every child's keys, its clusters prefetched: they load while the checks'
-        // answers are counted (the child needs only its keys and hand, which the game computes
-        // without building the position).
-        for &m in moves.iter() {
+        self.store(node.table_key, r, 1)
+    }
+
+    /// Lists the children of `node` in `x` (its moves but `futile`) with their keys, their
+    /// numbers at one. Their table clusters start loading here, and at attacker nodes their
+    /// answer-count slots, which [`Solver::first_proof_numbers`] reads next (the game
+    /// computes a child's keys and hand without building the position).
+    #[inline]
+    fn list_children(&self, x: &mut Expansion<G>, node: &Node<G>, futile: &[G::Move]) {
+        for &m in x.moves.iter() {
             if futile.contains(&m) {
                 continue;
             }
-            let (board_key, full, h) = g.child_keys(m);
-            if or_node {
-                // Its answer count is looked up in the second pass.
+            let (board_key, full, h) = node.pos.child_keys(m);
+            if node.or_node {
                 crate::memory::prefetch(&self.answers[full as usize & (ANSWERS - 1)]);
             }
-            kids.push(Child {
+            x.kids.push(Child {
                 mv: m,
-                key: self.prefetch_child(board_key, ply),
+                key: self.prefetch_child(board_key, node.ply),
                 full,
                 hand: h,
                 pn: 1,
@@ -630,262 +672,479 @@ impl<G: MateGame> Solver<G> {
                 dhand: h,
             });
         }
-        // Attacker moves: the child is looked at one ply further (a check with no answer
-        // mates; the number of answers is its first proof number, df-pn+); it is built only
-        // when its count is not cached, or to tell a mate.
-        // With muda-ai, a check answered only by futile drops mates too.
-        let muda = self.skip_futile && remaining.is_some();
-        let checks = if or_node { kids.len() } else { 0 };
-        for i in 0..checks {
-            let (m, ck, full) = (kids[i].mv, kids[i].key, kids[i].full);
+    }
+
+    /// The first proof number of each check of attacker node `node`: the child is looked at
+    /// one ply further, and the number of answers is its first proof number (df-pn+). The
+    /// child is built only when its count is not cached, or to tell a mate. Returns the
+    /// node's proof, stored, when a check mates at once (with muda-ai also a check answered
+    /// only by futile drops).
+    fn first_proof_numbers(
+        &mut self,
+        x: &mut Expansion<G>,
+        node: &Node<G>,
+    ) -> Option<NodeResult<G::Hand>> {
+        let muda = self.skip_futile && node.remaining.is_some();
+        for i in 0..x.kids.len() {
+            let (m, ck, full) = (x.kids[i].mv, x.kids[i].key, x.kids[i].full);
             let answers = match self.cached_answers(full) {
                 Some(n) if n > 0 && !muda => n,
                 cached => {
-                    let c: &G = scratch.child(g, m);
+                    let c: &G = x.scratch.child(node.pos, m);
                     let answers = cached.unwrap_or_else(|| self.count_answers(c));
                     let futile_mate = answers > 0 && muda && c.mated_but_for_futile_drops();
                     if (answers == 0 && c.is_mated()) || futile_mate {
-                        // Mate in one: no need to look further.
                         let cp = if futile_mate {
                             c.attacker_hand()
                         } else {
                             c.mated_proof_hand()
                         };
-                        self.table.store(ck, cp, 0, INF, 0, 1);
-                        let p = g.or_proof_hand(m, cp);
-                        self.moves[depth] = moves;
-                        self.buffers[depth] = kids;
-                        self.scratch[depth] = scratch.slot;
-                        self.table.store(key, p, 0, INF, 1, 1);
-                        return (0, INF, 1, p, NO_REP);
+                        self.store(ck, NodeResult::proof(0, cp), 1);
+                        let proof = NodeResult::proof(1, node.pos.or_proof_hand(m, cp));
+                        return Some(self.store(node.table_key, proof, 1));
                     }
                     answers
                 }
             };
-            kids[i].init_pn = (answers as u32).max(1);
+            x.kids[i].init_pn = (answers as u32).max(1);
         }
-        self.moves[depth] = moves;
+        None
+    }
 
-        if or_node && remaining == Some(1) && !self.aborted {
-            // One ply left and no check mates at once.
-            self.buffers[depth] = kids;
-            self.scratch[depth] = scratch.slot;
-            self.table.store(key, hand, INF, 0, 0, 1);
-            return (INF, 0, 0, hand, NO_REP);
-        }
-
+    /// The df-pn loop at an expanded node: read the children; while the node stays undecided
+    /// within its thresholds `th`, search the most promising child within thresholds of its
+    /// own and read again; then conclude.
+    fn search_children(
+        &mut self,
+        x: &mut Expansion<G>,
+        node: &Node<G>,
+        th: Thresholds,
+    ) -> NodeResult<G::Hand> {
         let start_nodes = self.nodes;
-        let my_index = self.path.len() as u32;
-        self.path.push(g.key());
-        self.path_filter[g.key() as usize & (PATH_FILTER - 1)] += 1;
-        let (mut pn, mut dn);
-        let mut best_len;
-        let mut rep_dep;
-        let mut any_rep;
-        loop {
-            // Read the children.
-            pn = if or_node { INF } else { 0 };
-            dn = if or_node { 0 } else { INF };
-            best_len = if or_node { u16::MAX } else { 0 };
-            // OR: the earliest path position any disproof depends on; AND: the latest one
-            // among disproven children, none if one is disproven outright.
-            rep_dep = if or_node { NO_REP } else { 0 };
-            any_rep = false;
-            let mut clean_disproof = false;
-            // Weak proof number: largest child proof number and unproven children.
-            let (mut weak_max, mut weak_open) = (0u32, 0u32);
-            for k in kids.iter_mut() {
-                if k.rep == NO_REP && (k.pn == 0 || k.dn == 0) {
-                    // Decided on an earlier pass: proofs and disproofs do not change.
-                } else {
-                    let child_hash = path_hash(phash, k.full);
-                    let on_path = if self.path_filter[k.full as usize & (PATH_FILTER - 1)] == 0 {
-                        None
-                    } else {
-                        self.path.iter().position(|&x| x == k.full)
-                    };
-                    k.rep = match on_path {
-                        Some(i) => i as u32,
-                        None => self.rep_table.get(&child_hash).copied().unwrap_or(NO_REP),
-                    };
-                    if k.rep != NO_REP {
-                        k.pn = INF;
-                        k.dn = 0;
-                    } else {
-                        let p = self.table.probe(k.key, k.hand);
-                        k.pn = p.pn;
-                        k.dn = p.dn;
-                        if p.pn == 1 && p.dn == 1 {
-                            k.pn = k.init_pn;
-                        }
-                        k.len = p.len;
-                        k.dhand = p.hand;
-                    }
-                }
-                if k.rep != NO_REP {
-                    any_rep = true;
-                }
-                if or_node {
-                    pn = pn.min(k.pn);
-                    dn = add(dn, k.dn);
-                    if k.pn == 0 {
-                        best_len = best_len.min(k.len.saturating_add(1));
-                    }
-                    rep_dep = rep_dep.min(k.rep);
-                } else {
-                    pn = add(pn, k.pn);
-                    if k.pn != 0 {
-                        weak_max = weak_max.max(k.pn);
-                        weak_open += 1;
-                    }
-                    dn = dn.min(k.dn);
-                    best_len = best_len.max(k.len.saturating_add(1));
-                    if k.dn == 0 {
-                        if k.rep == NO_REP {
-                            clean_disproof = true;
-                        } else {
-                            rep_dep = rep_dep.max(k.rep);
-                        }
-                    }
-                }
-            }
-            if !or_node && self.weak_pn {
-                pn = if weak_open == 0 {
-                    0
-                } else {
-                    add(weak_max, weak_open - 1)
-                };
-            }
-            if clean_disproof || (!or_node && dn != 0) {
-                rep_dep = NO_REP;
-            }
-            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.aborted {
-                break;
-            }
-            // Select the most promising child and the second-best value.
-            let (mut bi, mut best, mut second) = (0usize, u32::MAX, u32::MAX);
-            for (i, k) in kids.iter().enumerate() {
-                let v = if or_node { k.pn } else { k.dn };
-                if v < best {
-                    second = best;
-                    best = v;
-                    bi = i;
-                } else if v < second {
-                    second = v;
-                }
-            }
-            let k = kids[bi];
-            // An infinite threshold stays infinite: sums of disproof numbers along a long
-            // line saturate at INF - 1, and a child's threshold computed from a saturated
-            // sum (INF - (INF - 1) + its own INF - 1, capped at INF - 1) would be no more
-            // than the child's number, so it would return at once, forever (Astral
-            // Traveler's root did, after 16M nodes).
-            let (c_pn, c_dn) = if or_node {
-                let t_pn = th_pn.min(widen(second));
-                let t_dn = if th_dn >= INF {
-                    INF
-                } else {
-                    add(th_dn.saturating_sub(dn), k.dn).min(INF)
-                };
-                // A saturated second-best (INF - 1, widened to no more) would give the child
-                // no room: it then gets this node's threshold, which its number is below.
-                let t_pn = if t_pn <= k.pn { th_pn } else { t_pn };
-                (t_pn, t_dn)
+        let path_index = self.enter_path(node.pos.key());
+        let s = loop {
+            self.read_children(&mut x.kids, node);
+            let s = if node.or_node {
+                Summary::of_or_node(&x.kids)
             } else {
-                let t_dn = th_dn.min(widen(second));
-                let t_dn = if t_dn <= k.dn { th_dn } else { t_dn };
-                let t_pn = if th_pn >= INF {
-                    INF
-                } else {
-                    add(th_pn.saturating_sub(pn), k.pn).min(INF)
-                };
-                (t_pn, t_dn)
+                Summary::of_and_node(&x.kids, self.weak_pn)
             };
-            let c: &G = scratch.child(g, k.mv);
-            let child_hash = path_hash(phash, k.full);
-            let (_, r_dn, _, _, r_rep) = self.mid(c, !or_node, c_pn, c_dn, ply + 1, child_hash);
-            if r_dn == 0 && r_rep != NO_REP {
-                self.rep_table.insert(child_hash, r_rep);
+            if s.pn == 0 || s.dn == 0 || s.pn >= th.pn || s.dn >= th.dn || self.aborted {
+                break s;
+            }
+            let (best, child_th) = select_child(&x.kids, node.or_node, th, &s);
+            let k = x.kids[best];
+            let c: &G = x.scratch.child(node.pos, k.mv);
+            let child_hash = path_hash(node.path_hash, k.full);
+            let r = self.mid(c, !node.or_node, child_th, node.ply + 1, child_hash);
+            if r.dn == 0 && r.rep != NO_REP {
+                self.rep_table.insert(child_hash, r.rep);
                 self.rep_disproofs += 1;
             }
-            if self.aborted {
-                // The child's values are in the table; read them once more and stop.
+            // After a stop the next pass reads the child's values from the table and ends.
+        };
+        self.leave_path(node.pos.key());
+        let work = self.nodes - start_nodes + 1;
+        self.conclude(x, node, &s, path_index, work)
+    }
+
+    /// Puts the position with key `full` on the path; returns its index there.
+    #[inline]
+    fn enter_path(&mut self, full: u64) -> u32 {
+        let index = self.path.len() as u32;
+        self.path.push(full);
+        self.path_filter[full as usize & (PATH_FILTER - 1)] += 1;
+        index
+    }
+
+    /// Takes the last position, with key `full`, off the path.
+    #[inline]
+    fn leave_path(&mut self, full: u64) {
+        self.path.pop();
+        self.path_filter[full as usize & (PATH_FILTER - 1)] -= 1;
+    }
+
+    /// Where the position with key `full` stands on the path, if it does.
+    #[inline]
+    fn path_index(&self, full: u64) -> Option<usize> {
+        if self.path_filter[full as usize & (PATH_FILTER - 1)] == 0 {
+            None
+        } else {
+            self.path.iter().position(|&x| x == full)
+        }
+    }
+
+    /// Reads what is known of each child of `node` not yet decided: a repetition of a path
+    /// position, a repetition disproof recorded for this path, or else the table's entry.
+    #[inline]
+    fn read_children(&self, kids: &mut [Child<G::Move, G::Hand>], node: &Node<G>) {
+        for k in kids.iter_mut() {
+            if k.rep == NO_REP && (k.pn == 0 || k.dn == 0) {
+                // Decided on an earlier pass: proofs and disproofs do not change.
                 continue;
             }
+            k.rep = match self.path_index(k.full) {
+                Some(i) => i as u32,
+                None => {
+                    let child_hash = path_hash(node.path_hash, k.full);
+                    self.rep_table.get(&child_hash).copied().unwrap_or(NO_REP)
+                }
+            };
+            if k.rep != NO_REP {
+                k.pn = INF;
+                k.dn = 0;
+            } else {
+                let p = self.table.probe(k.key, k.hand);
+                k.pn = p.pn;
+                k.dn = p.dn;
+                if p.pn == 1 && p.dn == 1 {
+                    k.pn = k.init_pn;
+                }
+                k.len = p.len;
+                k.dhand = p.hand;
+            }
         }
-        self.path.pop();
-        self.path_filter[g.key() as usize & (PATH_FILTER - 1)] -= 1;
-        let work = self.nodes - start_nodes + 1;
+    }
 
-        // Store the result.
-        let result = if pn == 0 {
-            let p = if or_node {
-                let k = kids
-                    .iter()
-                    .filter(|k| k.pn == 0)
-                    .min_by_key(|k| k.len)
-                    .copied();
-                match k {
-                    Some(k) => g.or_proof_hand(k.mv, k.dhand),
-                    None => hand,
-                }
-            } else {
-                let mut m = G::Hand::default();
-                for k in kids.iter() {
-                    m = m.max(k.dhand);
-                }
-                g.and_proof_hand(m)
-            };
-            let len = best_len;
-            self.table.store(key, p, 0, INF, len, work);
-            (0, INF, len, p, NO_REP)
-        } else if dn == 0 {
-            let d = if or_node {
-                let mut m: Option<G::Hand> = None;
-                for k in kids.iter() {
-                    let h = g.or_disproof_hand(k.mv, k.dhand);
-                    m = Some(match m {
-                        Some(x) => x.min(h),
-                        None => h,
-                    });
-                }
-                g.or_disproof_hand_final(m.unwrap_or(hand))
-            } else {
-                match kids.iter().find(|k| k.dn == 0 && k.rep == NO_REP) {
-                    Some(k) => g.and_disproof_hand(k.mv, k.dhand),
-                    None => hand,
-                }
-            };
+    /// The value of `node` after its search, whose children's numbers `s` sums up; stored,
+    /// but for a disproof that rests on a repetition of a position above the node (at
+    /// `path_index` on the path), which the caller records under the path's hash instead.
+    /// `work`: the nodes the search took.
+    fn conclude(
+        &mut self,
+        x: &Expansion<G>,
+        node: &Node<G>,
+        s: &Summary,
+        path_index: u32,
+        work: u64,
+    ) -> NodeResult<G::Hand> {
+        if s.pn == 0 {
+            let proof = NodeResult::proof(s.len, x.proof_hand(node));
+            self.store(node.table_key, proof, work)
+        } else if s.dn == 0 {
             // A disproof that rests only on positions from this node down holds whatever
-            // the path to it; one that rests on earlier path positions is recorded by the
-            // caller under the path hash and stays out of the table.
-            let d = if or_node && any_rep { hand } else { d };
-            if rep_dep != NO_REP && rep_dep < my_index {
-                (INF, 0, 0, d, rep_dep)
+            // the path to it; one that rests on earlier path positions stays out of the table.
+            let hand = if node.or_node && s.any_rep {
+                node.hand
             } else {
-                self.table.store(key, d, INF, 0, 0, work);
-                (INF, 0, 0, d, NO_REP)
+                x.disproof_hand(node)
+            };
+            if s.rep_dep != NO_REP && s.rep_dep < path_index {
+                NodeResult {
+                    rep: s.rep_dep,
+                    ..NodeResult::disproof(hand)
+                }
+            } else {
+                self.store(node.table_key, NodeResult::disproof(hand), work)
             }
         } else {
-            self.table.store(key, hand, pn, dn, 0, work);
-            (pn, dn, 0, hand, NO_REP)
-        };
-        self.buffers[depth] = kids;
-        self.scratch[depth] = scratch.slot;
-        result
+            self.store(
+                node.table_key,
+                NodeResult::open(s.pn, s.dn, node.hand),
+                work,
+            )
+        }
     }
 }
 
-/// A position and the move it was built with, boxed so that it moves in and out of the solver
-/// by pointer.
-type ScratchSlot<G> = Option<Box<(G, <G as MateGame>::Move)>>;
+/// The most promising child of a node with thresholds `th` whose children's numbers `s`
+/// sums up (the first with the smallest proof number at an attacker node, disproof number
+/// at a defender node), and the child's thresholds.
+#[inline]
+fn select_child<M, H>(
+    kids: &[Child<M, H>],
+    or_node: bool,
+    th: Thresholds,
+    s: &Summary,
+) -> (usize, Thresholds) {
+    let (mut bi, mut best, mut second) = (0usize, u32::MAX, u32::MAX);
+    for (i, k) in kids.iter().enumerate() {
+        let v = if or_node { k.pn } else { k.dn };
+        if v < best {
+            second = best;
+            best = v;
+            bi = i;
+        } else if v < second {
+            second = v;
+        }
+    }
+    let k = &kids[bi];
+    // The child may go on while its number stays below the second-best one's widened by
+    // 1 + epsilon (and this node's threshold), and its other number below what keeps this
+    // node's sum under its threshold. An infinite threshold stays infinite: sums of disproof
+    // numbers along a long line saturate at INF - 1, and a child's threshold computed from a
+    // saturated sum (INF - (INF - 1) + its own INF - 1, capped at INF - 1) would be no more
+    // than the child's number, so it would return at once, forever (Astral Traveler's root
+    // did, after 16M nodes).
+    let child = if or_node {
+        let t_pn = th.pn.min(widen(second));
+        let t_dn = if th.dn >= INF {
+            INF
+        } else {
+            add(th.dn.saturating_sub(s.dn), k.dn).min(INF)
+        };
+        // A saturated second-best (INF - 1, widened to no more) would give the child no
+        // room: it then gets this node's threshold, which its number is below.
+        let t_pn = if t_pn <= k.pn { th.pn } else { t_pn };
+        Thresholds { pn: t_pn, dn: t_dn }
+    } else {
+        let t_dn = th.dn.min(widen(second));
+        let t_dn = if t_dn <= k.dn { th.dn } else { t_dn };
+        let t_pn = if th.pn >= INF {
+            INF
+        } else {
+            add(th.pn.saturating_sub(s.pn), k.pn).min(INF)
+        };
+        Thresholds { pn: t_pn, dn: t_dn }
+    };
+    (bi, child)
+}
+
+/// What the search of a node tells its parent.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeResult<H> {
+    /// Proof number: 0 when proven.
+    pub(crate) pn: u32,
+    /// Disproof number: 0 when disproven.
+    pub(crate) dn: u32,
+    /// Plies of the mate when proven, else 0.
+    pub(crate) len: u16,
+    /// The proof or disproof hand when decided, else the attacker's hand.
+    pub(crate) hand: H,
+    /// For a disproof that rests on a repetition of a position above the node: that
+    /// position's index on the path ([`NO_REP`]: none; the result is then in the table).
+    pub(crate) rep: u32,
+}
+
+impl<H> NodeResult<H> {
+    /// Proven, mate in `len` plies with `hand` or more.
+    fn proof(len: u16, hand: H) -> Self {
+        NodeResult {
+            pn: 0,
+            dn: INF,
+            len,
+            hand,
+            rep: NO_REP,
+        }
+    }
+
+    /// Disproven with `hand` or less.
+    fn disproof(hand: H) -> Self {
+        NodeResult {
+            pn: INF,
+            dn: 0,
+            len: 0,
+            hand,
+            rep: NO_REP,
+        }
+    }
+
+    /// Undecided, with these numbers.
+    fn open(pn: u32, dn: u32, hand: H) -> Self {
+        NodeResult {
+            pn,
+            dn,
+            len: 0,
+            hand,
+            rep: NO_REP,
+        }
+    }
+}
+
+/// The bounds a node is searched within: it returns once its proof number reaches `pn` or
+/// its disproof number reaches `dn`.
+#[derive(Clone, Copy, Debug)]
+struct Thresholds {
+    pn: u32,
+    dn: u32,
+}
+
+impl Thresholds {
+    /// No bound: search until decided or stopped.
+    const NONE: Thresholds = Thresholds { pn: INF, dn: INF };
+}
+
+/// A node as [`Solver::mid`] searches it: the position and what is derived from it once.
+struct Node<'a, G: MateGame> {
+    pos: &'a G,
+    /// The attacker is to move.
+    or_node: bool,
+    /// Plies below the root.
+    ply: u32,
+    /// Hash of the path from the root to here (repetition disproofs are kept under it).
+    path_hash: u64,
+    /// The node's key in the table ([`Solver::table_key`]).
+    table_key: u64,
+    /// The attacker's hand.
+    hand: G::Hand,
+    /// Plies left in a depth-limited search (`None`: unlimited).
+    remaining: Option<u32>,
+}
+
+/// A node's numbers summed up from its children's.
+struct Summary {
+    pn: u32,
+    dn: u32,
+    /// Attacker node: one more than the shortest proven child's mate; defender node: one more
+    /// than the longest child's.
+    len: u16,
+    /// Attacker node: the earliest path position any child's disproof depends on; defender
+    /// node: the latest one among the disproven children, none if one is disproven outright
+    /// or the node is not disproven ([`NO_REP`]: none).
+    rep_dep: u32,
+    /// Attacker node: some child is disproven by a repetition.
+    any_rep: bool,
+}
+
+impl Summary {
+    /// An attacker node's numbers: the least proof number, the sum of the disproof numbers.
+    #[inline]
+    fn of_or_node<M, H>(kids: &[Child<M, H>]) -> Summary {
+        let mut s = Summary {
+            pn: INF,
+            dn: 0,
+            len: u16::MAX,
+            rep_dep: NO_REP,
+            any_rep: false,
+        };
+        for k in kids {
+            s.pn = s.pn.min(k.pn);
+            s.dn = add(s.dn, k.dn);
+            if k.pn == 0 {
+                s.len = s.len.min(k.len.saturating_add(1));
+            }
+            s.rep_dep = s.rep_dep.min(k.rep);
+            s.any_rep |= k.rep != NO_REP;
+        }
+        s
+    }
+
+    /// A defender node's numbers: the sum of the proof numbers (with `weak`, the largest
+    /// plus one for each other unproven child: see [`Solver::set_weak_proof_numbers`]), the
+    /// least disproof number.
+    #[inline]
+    fn of_and_node<M, H>(kids: &[Child<M, H>], weak: bool) -> Summary {
+        let mut s = Summary {
+            pn: 0,
+            dn: INF,
+            len: 0,
+            rep_dep: 0,
+            any_rep: false,
+        };
+        let mut clean_disproof = false;
+        let (mut weak_max, mut weak_open) = (0u32, 0u32);
+        for k in kids {
+            s.pn = add(s.pn, k.pn);
+            if k.pn != 0 {
+                weak_max = weak_max.max(k.pn);
+                weak_open += 1;
+            }
+            s.dn = s.dn.min(k.dn);
+            s.len = s.len.max(k.len.saturating_add(1));
+            if k.dn == 0 {
+                if k.rep == NO_REP {
+                    clean_disproof = true;
+                } else {
+                    s.rep_dep = s.rep_dep.max(k.rep);
+                }
+            }
+        }
+        if weak {
+            s.pn = if weak_open == 0 {
+                0
+            } else {
+                add(weak_max, weak_open - 1)
+            };
+        }
+        if clean_disproof || s.dn != 0 {
+            s.rep_dep = NO_REP;
+        }
+        s
+    }
+}
+
+/// A node's local expansion: its moves, its children with their numbers, and the place where
+/// the children are built. One is kept per depth and lent to the node searched there, so
+/// that the search allocates nothing once it has been that deep.
+struct Expansion<G: MateGame> {
+    /// The node's checks or evasions.
+    moves: Vec<G::Move>,
+    /// The children searched (all moves but futile interpositions).
+    kids: Vec<Child<G::Move, G::Hand>>,
+    /// Where the children are built.
+    scratch: Scratch<G>,
+}
+
+impl<G: MateGame> Default for Expansion<G> {
+    fn default() -> Self {
+        Expansion {
+            moves: Vec::new(),
+            kids: Vec::new(),
+            scratch: Scratch {
+                slot: None,
+                built: false,
+            },
+        }
+    }
+}
+
+impl<G: MateGame> Expansion<G> {
+    /// Readies the storage for a new node: no children, and the scratch position (left by an
+    /// earlier node at this depth) not one of them.
+    #[inline]
+    fn reset(&mut self) {
+        self.kids.clear();
+        self.scratch.built = false;
+    }
+
+    /// The proof hand of proven `node`: through the shortest proven check at an attacker
+    /// node, the largest of the children's at a defender node.
+    fn proof_hand(&self, node: &Node<G>) -> G::Hand {
+        let g = node.pos;
+        if node.or_node {
+            match self.kids.iter().filter(|k| k.pn == 0).min_by_key(|k| k.len) {
+                Some(k) => g.or_proof_hand(k.mv, k.dhand),
+                None => node.hand,
+            }
+        } else {
+            let mut m = G::Hand::default();
+            for k in self.kids.iter() {
+                m = m.max(k.dhand);
+            }
+            g.and_proof_hand(m)
+        }
+    }
+
+    /// The disproof hand of disproven `node`: the least of the children's at an attacker
+    /// node, through the first evasion disproven outright at a defender node.
+    fn disproof_hand(&self, node: &Node<G>) -> G::Hand {
+        let g = node.pos;
+        if node.or_node {
+            let mut m: Option<G::Hand> = None;
+            for k in self.kids.iter() {
+                let h = g.or_disproof_hand(k.mv, k.dhand);
+                m = Some(match m {
+                    Some(x) => x.min(h),
+                    None => h,
+                });
+            }
+            g.or_disproof_hand_final(m.unwrap_or(node.hand))
+        } else {
+            match self.kids.iter().find(|k| k.dn == 0 && k.rep == NO_REP) {
+                Some(k) => g.and_disproof_hand(k.mv, k.dhand),
+                None => node.hand,
+            }
+        }
+    }
+}
 
 /// Where a node builds its children, one after another in one place: each from the one before
 /// (only what the previous move changed is undone), the first by one copy of the node into
 /// storage kept per depth.
 struct Scratch<G: MateGame> {
-    /// A position and the move it was built with.
-    slot: ScratchSlot<G>,
+    /// A position and the move it was built with, boxed so that it moves in and out of the
+    /// solver by pointer.
+    slot: Option<Box<(G, G::Move)>>,
     /// Whether the slot holds a child of this node (else a position left by an earlier node
     /// at this depth).
     built: bool,

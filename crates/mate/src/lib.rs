@@ -17,6 +17,7 @@
 //! assert_eq!(s.line.len(), 1);
 //! ```
 
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
 mod chess_game;

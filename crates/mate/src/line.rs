@@ -156,7 +156,7 @@ impl<G: MateGame> MateSolver<G> {
                 line_nodes: 0,
             };
         }
-        let (_, _, _, upper) = self.main.probe(root, 0);
+        let upper = self.main.probe(root, 0).len;
         // The shortest-line search from the root gets twice the nodes the proof took (at
         // least SHORTEST_LINE_MIN_NODES), and at most half the nodes and time the overall
         // limits have left (the clock started with the proof), and is not tried on proofs
@@ -240,14 +240,14 @@ impl<G: MateGame> MateSolver<G> {
         let mut limit = 1;
         while limit <= upper.max(1) {
             self.main.set_depth_limit(Some(limit));
-            let (pn, dn, _) = self.main.prove_at(root, true, 0);
+            let r = self.main.prove_at(root, true, 0);
             if self.main.aborted() {
                 return None;
             }
-            if pn == 0 {
+            if r.pn == 0 {
                 return self.read_line(root, limit);
             }
-            if dn != 0 {
+            if r.dn != 0 {
                 return None;
             }
             limit += 2;
@@ -260,19 +260,19 @@ impl<G: MateGame> MateSolver<G> {
     fn shortest_line_descending(&mut self, root: &G, upper: u32) -> Option<Vec<G::Move>> {
         let mut best = upper.max(1);
         self.main.set_depth_limit(Some(best));
-        if self.main.prove_at(root, true, 0).0 != 0 {
+        if self.main.prove_at(root, true, 0).pn != 0 {
             return None;
         }
         while best >= 3 {
             let limit = best - 2;
             self.main.set_depth_limit(Some(limit));
-            let (pn, dn, len) = self.main.prove_at(root, true, 0);
+            let r = self.main.prove_at(root, true, 0);
             if self.main.aborted() {
                 return None;
             }
-            if pn == 0 {
-                best = u32::from(len).clamp(1, limit);
-            } else if dn == 0 {
+            if r.pn == 0 {
+                best = u32::from(r.len).clamp(1, limit);
+            } else if r.dn == 0 {
                 break;
             } else {
                 return None;
@@ -286,12 +286,11 @@ impl<G: MateGame> MateSolver<G> {
     /// `!or_node`), or `None` when it does not read proven or a limit ran out. Every evasion
     /// of a proven position is mate, so one the table has lost is proven again.
     fn proven_child(&mut self, c: &G, or_node: bool, ply: u32) -> Option<u16> {
-        let (mut pn, _, _, mut len) = self.main.probe(c, ply);
-        if pn != 0 && !or_node {
-            let r = self.main.prove_at(c, true, ply);
-            (pn, len) = (r.0, r.2);
+        let mut r = self.main.probe(c, ply);
+        if r.pn != 0 && !or_node {
+            r = self.main.prove_at(c, true, ply);
         }
-        (pn == 0 && !self.main.aborted()).then_some(len)
+        (r.pn == 0 && !self.main.aborted()).then_some(r.len)
     }
 
     /// True when `line` ends with the defender mated.
@@ -317,9 +316,9 @@ impl<G: MateGame> MateSolver<G> {
                 // Children the limited search proved are in its table; search the others only
                 // when none is.
                 for &m in moves.iter() {
-                    let (pn, _, _, len) = self.main.probe(&g.after(m), ply + 1);
-                    if pn == 0 && pick.is_none_or(|(_, l)| len < l) {
-                        pick = Some((m, len));
+                    let r = self.main.probe(&g.after(m), ply + 1);
+                    if r.pn == 0 && pick.is_none_or(|(_, l)| r.len < l) {
+                        pick = Some((m, r.len));
                     }
                 }
                 for &m in moves.iter() {
@@ -327,12 +326,12 @@ impl<G: MateGame> MateSolver<G> {
                         break;
                     }
                     let c = g.after(m);
-                    let (pn, _, len) = self.main.prove_at(&c, false, ply + 1);
+                    let r = self.main.prove_at(&c, false, ply + 1);
                     if self.main.aborted() {
                         return None;
                     }
-                    if pn == 0 && pick.is_none_or(|(_, l)| len < l) {
-                        pick = Some((m, len));
+                    if r.pn == 0 && pick.is_none_or(|(_, l)| r.len < l) {
+                        pick = Some((m, r.len));
                     }
                 }
                 let (m, _) = pick?;
@@ -357,7 +356,7 @@ impl<G: MateGame> MateSolver<G> {
                     let c = g.after(m);
                     // Longest resistance: not mated within `remaining - 3` plies.
                     let quick = if remaining >= 3 {
-                        self.main.prove_at(&c, true, ply + 3).0 == 0
+                        self.main.prove_at(&c, true, ply + 3).pn == 0
                     } else {
                         false
                     };
@@ -407,15 +406,15 @@ impl<G: MateGame> MateSolver<G> {
     /// the length of the mate found, `Some(None)` when there is none that short, `None` when
     /// the budget ran out first.
     fn mate_within(&mut self, g: &G, k: u32, budget: u64) -> Option<Option<u16>> {
-        let ((pn, dn, len), cut) = self.with_budget(budget, |s| {
+        let (r, cut) = self.with_budget(budget, |s| {
             s.main.set_depth_limit(Some(k));
             s.main.prove_at(g, true, 0)
         });
         if cut {
             None
-        } else if pn == 0 {
-            Some(Some(len))
-        } else if dn == 0 {
+        } else if r.pn == 0 {
+            Some(Some(r.len))
+        } else if r.dn == 0 {
             Some(None)
         } else {
             None
@@ -459,7 +458,7 @@ impl<G: MateGame> MateSolver<G> {
         // After an exact tail search fails at bound b, the next is tried at b / 2.
         let mut tail_below = self.exact_tail;
         // The bound (plies) the position was read at: a mate within it exists.
-        let mut expect = u32::from(self.main.probe(root, 0).3);
+        let mut expect = u32::from(self.main.probe(root, 0).len);
         loop {
             if !seen.insert(g.key()) {
                 break;
@@ -486,7 +485,7 @@ impl<G: MateGame> MateSolver<G> {
                 }
                 // No check reads proven: search this position again, which stores the
                 // proof of at least one child.
-                if self.main.reprove_at(&g, true, ply).0 != 0 {
+                if self.main.reprove_at(&g, true, ply).pn != 0 {
                     break;
                 }
             }
@@ -547,7 +546,7 @@ impl<G: MateGame> MateSolver<G> {
             s.main.set_depth_limit(Some(k));
             // Searched itself: its own entries (limited, or the unlimited one it would
             // otherwise read) can claim the bound without any child that still shows it.
-            if s.main.reprove_at(g, true, 0).0 != 0 || s.main.aborted() {
+            if s.main.reprove_at(g, true, 0).pn != 0 || s.main.aborted() {
                 return None;
             }
             let mut moves = Vec::new();
@@ -558,9 +557,9 @@ impl<G: MateGame> MateSolver<G> {
                 if seen.contains(&c.key()) {
                     continue;
                 }
-                let (pn, _, _, len) = s.main.probe(&c, 1);
-                if pn == 0 && best.is_none_or(|(_, l)| len < l) {
-                    best = Some((m, len));
+                let r = s.main.probe(&c, 1);
+                if r.pn == 0 && best.is_none_or(|(_, l)| r.len < l) {
+                    best = Some((m, r.len));
                 }
             }
             best
@@ -724,7 +723,7 @@ mod tests {
             ..Limits::default()
         });
         assert_eq!(s.main.solve(&root), Verdict::Mate);
-        let bound = u32::from(s.main.probe(&root, 0).3);
+        let bound = u32::from(s.main.probe(&root, 0).len);
         assert!((11..100).contains(&bound), "root bound {bound}");
         let mut moves = Vec::new();
         root.attacker_moves(&mut moves);
@@ -732,8 +731,11 @@ mod tests {
             s.main.lengthen_proof(&root.after(m), 200);
         }
         for &m in &moves {
-            let (pn, _, _, len) = s.main.probe(&root.after(m), 1);
-            assert!(pn != 0 || u32::from(len) >= bound, "a short proof is left");
+            let r = s.main.probe(&root.after(m), 1);
+            assert!(
+                r.pn != 0 || u32::from(r.len) >= bound,
+                "a short proof is left"
+            );
         }
         let (m, len) = s
             .relink(&root, bound, &HashSet::new())

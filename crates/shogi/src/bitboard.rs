@@ -180,11 +180,9 @@ mod tests {
     /// The folded file set equals the union of the file masks the set touches.
     #[test]
     fn files_are_the_files_touched() {
-        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut rng = chess::rng::Rng::xorshift64(0x9E37_79B9_7F4A_7C15);
         for i in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next();
             // Sparse and dense sets, and every single square.
             let bits = if i < 81 {
                 1u128 << i

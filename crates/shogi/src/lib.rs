@@ -15,6 +15,7 @@
 //! assert_eq!(perft(&pos, 2), 900);
 //! ```
 
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(missing_docs)]
 
 pub mod attacks;

@@ -31,6 +31,26 @@ fn err(field: &'static str, what: String) -> SfenError {
     SfenError { field, what }
 }
 
+/// The owner of a piece letter: upper case Black (sente), lower case White.
+fn letter_color(ch: char) -> Color {
+    if ch.is_ascii_uppercase() {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// The move-number field: a positive number.
+fn read_move_number(text: &str) -> Result<u32, SfenError> {
+    match text.parse::<u32>() {
+        Ok(v) if v >= 1 => Ok(v),
+        _ => Err(err(
+            "move number",
+            format!("'{text}' is not a positive number"),
+        )),
+    }
+}
+
 /// A USI move that could not be read or is not legal here.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveError(pub String);
@@ -71,149 +91,159 @@ impl Position {
             ));
         }
         let mut pos = Position::empty();
-        let ranks: Vec<&str> = fields[0].split('/').collect();
+        pos.read_board(fields[0])?;
+        pos.read_side(fields[1])?;
+        if fields[2] != "-" {
+            pos.read_hands(fields[2])?;
+        }
+        if let Some(m) = fields.get(3) {
+            pos.ply = read_move_number(m)?;
+        }
+        pos.validate(strict)?;
+        pos.checkers = pos.compute_checkers();
+        Ok(pos)
+    }
+
+    /// The board field: nine ranks from rank a (the top, White's side) down.
+    fn read_board(&mut self, text: &str) -> Result<(), SfenError> {
+        let ranks: Vec<&str> = text.split('/').collect();
         if ranks.len() != 9 {
             return Err(err(
                 "board",
                 format!("expected 9 ranks, found {}", ranks.len()),
             ));
         }
-        for (r, text) in ranks.iter().enumerate() {
-            let rank_name = (b'a' + r as u8) as char;
-            let mut col = 0u8;
-            let mut promoted = false;
-            for ch in text.chars() {
-                if let Some(d) = ch.to_digit(10) {
-                    if promoted || d == 0 {
-                        return Err(err("board", format!("rank {rank_name}: unexpected '{ch}'")));
-                    }
-                    col += d as u8;
-                } else if ch == '+' {
-                    if promoted {
-                        return Err(err("board", format!("rank {rank_name}: '++'")));
-                    }
-                    promoted = true;
-                    continue;
-                } else {
-                    let Some(mut kind) = PieceKind::from_letter(ch) else {
-                        return Err(err(
-                            "board",
-                            format!("rank {rank_name}: unknown piece '{ch}'"),
-                        ));
-                    };
-                    if col >= 9 {
-                        return Err(err(
-                            "board",
-                            format!("rank {rank_name} has more than 9 squares"),
-                        ));
-                    }
-                    if promoted {
-                        if !kind.can_promote() {
-                            return Err(err(
-                                "board",
-                                format!("rank {rank_name}: '+{ch}' cannot be promoted"),
-                            ));
-                        }
-                        kind = kind.promoted();
-                    }
-                    let color = if ch.is_ascii_uppercase() {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    let sq = Square(r as u8 * 9 + col);
-                    if sq.relative_rank(color) < kind.dead_ranks() {
-                        return Err(err("board", format!("{ch} on {sq} could never move again")));
-                    }
-                    pos.put(sq, Piece::new(color, kind));
-                    col += 1;
+        for (r, rank_text) in ranks.iter().enumerate() {
+            self.read_rank(r as u8, rank_text)?;
+        }
+        Ok(())
+    }
+
+    /// Rank `r` (0 for rank a): pieces (`+` before a promoted one) and counts of empty
+    /// squares, nine squares, no piece where it could never move again.
+    fn read_rank(&mut self, r: u8, text: &str) -> Result<(), SfenError> {
+        let rank_name = (b'a' + r) as char;
+        let mut col = 0u8;
+        let mut promoted = false;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if promoted || d == 0 {
+                    return Err(err("board", format!("rank {rank_name}: unexpected '{ch}'")));
                 }
-                promoted = false;
-                if col > 9 {
+                col += d as u8;
+            } else if ch == '+' {
+                if promoted {
+                    return Err(err("board", format!("rank {rank_name}: '++'")));
+                }
+                promoted = true;
+                continue;
+            } else {
+                let Some(mut kind) = PieceKind::from_letter(ch) else {
+                    return Err(err(
+                        "board",
+                        format!("rank {rank_name}: unknown piece '{ch}'"),
+                    ));
+                };
+                if col >= 9 {
                     return Err(err(
                         "board",
                         format!("rank {rank_name} has more than 9 squares"),
                     ));
                 }
+                if promoted {
+                    if !kind.can_promote() {
+                        return Err(err(
+                            "board",
+                            format!("rank {rank_name}: '+{ch}' cannot be promoted"),
+                        ));
+                    }
+                    kind = kind.promoted();
+                }
+                let color = letter_color(ch);
+                let sq = Square(r * 9 + col);
+                if sq.relative_rank(color) < kind.dead_ranks() {
+                    return Err(err("board", format!("{ch} on {sq} could never move again")));
+                }
+                self.put(sq, Piece::new(color, kind));
+                col += 1;
             }
-            if promoted {
-                return Err(err("board", format!("rank {rank_name} ends with '+'")));
-            }
-            if col != 9 {
+            promoted = false;
+            if col > 9 {
                 return Err(err(
                     "board",
-                    format!("rank {rank_name} has {col} squares, expected 9"),
+                    format!("rank {rank_name} has more than 9 squares"),
                 ));
             }
         }
-        pos.side = match fields[1] {
+        if promoted {
+            return Err(err("board", format!("rank {rank_name} ends with '+'")));
+        }
+        if col != 9 {
+            return Err(err(
+                "board",
+                format!("rank {rank_name} has {col} squares, expected 9"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The side field, `b` (Black, sente) or `w`, into the side and the board key.
+    fn read_side(&mut self, text: &str) -> Result<(), SfenError> {
+        self.side = match text {
             "b" => Color::Black,
             "w" => Color::White,
             other => return Err(err("side", format!("expected 'b' or 'w', found '{other}'"))),
         };
-        if pos.side == Color::White {
-            pos.board_key ^= zobrist::SIDE;
+        if self.side == Color::White {
+            self.board_key ^= zobrist::SIDE;
         }
-        if fields[2] != "-" {
-            let mut n: u32 = 0;
-            let mut saw_digit = false;
-            for (i, ch) in fields[2].chars().enumerate() {
-                if let Some(d) = ch.to_digit(10) {
-                    n = n * 10 + d;
-                    saw_digit = true;
-                    if n > 18 {
-                        return Err(err(
-                            "hand",
-                            format!("count too large at character {}", i + 1),
-                        ));
-                    }
-                    continue;
+        Ok(())
+    }
+
+    /// The hand field (not `-`): piece letters, each after an optional count (Black's upper
+    /// case), no more of a kind than a set holds.
+    fn read_hands(&mut self, text: &str) -> Result<(), SfenError> {
+        let mut n: u32 = 0;
+        let mut saw_digit = false;
+        for (i, ch) in text.chars().enumerate() {
+            if let Some(d) = ch.to_digit(10) {
+                n = n * 10 + d;
+                saw_digit = true;
+                if n > 18 {
+                    return Err(err(
+                        "hand",
+                        format!("count too large at character {}", i + 1),
+                    ));
                 }
-                let kind = match PieceKind::from_letter(ch) {
-                    Some(k) if k != PieceKind::King => k,
-                    _ => {
-                        return Err(err(
-                            "hand",
-                            format!("'{ch}' at character {} is not a hand piece", i + 1),
-                        ))
-                    }
-                };
-                let count = if saw_digit { n } else { 1 };
-                if count == 0 {
-                    return Err(err("hand", format!("zero count at character {}", i + 1)));
-                }
-                let color = if ch.is_ascii_uppercase() {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                for _ in 0..count {
-                    if pos.hands[color.index()].count(kind) >= MAX_IN_SET[kind.index()] {
-                        return Err(err("hand", format!("too many '{ch}'")));
-                    }
-                    pos.add_hand(color, kind);
-                }
-                n = 0;
-                saw_digit = false;
+                continue;
             }
-            if saw_digit {
-                return Err(err("hand", "ends with a count".to_string()));
-            }
-        }
-        if let Some(m) = fields.get(3) {
-            pos.ply = match m.parse::<u32>() {
-                Ok(v) if v >= 1 => v,
+            let kind = match PieceKind::from_letter(ch) {
+                Some(k) if k != PieceKind::King => k,
                 _ => {
                     return Err(err(
-                        "move number",
-                        format!("'{m}' is not a positive number"),
+                        "hand",
+                        format!("'{ch}' at character {} is not a hand piece", i + 1),
                     ))
                 }
             };
+            let count = if saw_digit { n } else { 1 };
+            if count == 0 {
+                return Err(err("hand", format!("zero count at character {}", i + 1)));
+            }
+            let color = letter_color(ch);
+            for _ in 0..count {
+                if self.hands[color.index()].count(kind) >= MAX_IN_SET[kind.index()] {
+                    return Err(err("hand", format!("too many '{ch}'")));
+                }
+                self.add_hand(color, kind);
+            }
+            n = 0;
+            saw_digit = false;
         }
-        pos.validate(strict)?;
-        pos.checkers = pos.compute_checkers();
-        Ok(pos)
+        if saw_digit {
+            return Err(err("hand", "ends with a count".to_string()));
+        }
+        Ok(())
     }
 
     fn validate(&self, strict: bool) -> Result<(), SfenError> {

@@ -29,7 +29,7 @@ pub fn screlu(x: f32) -> f32 {
 impl FloatNet {
     /// Small random weights from `seed` (the trainer's starting point).
     pub fn random(seed: u64) -> FloatNet {
-        let mut rng = crate::rng::XorShift::new(seed);
+        let mut rng = chess::rng::Rng::new(seed);
         let mut uniform = move || rng.symmetric();
         // First layer: about 30 features are active, keep the sums near 0.5.
         let r1 = 1.0 / (32.0f32).sqrt();

@@ -134,15 +134,12 @@ pub(crate) mod tests {
     use super::*;
 
     fn rows(seed: u64) -> Vec<[i16; HIDDEN]> {
-        let mut s = seed | 1;
+        let mut rng = chess::rng::Rng::xorshift64(seed | 1);
         (0..6)
             .map(|_| {
                 let mut r = [0i16; HIDDEN];
                 for x in r.iter_mut() {
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    *x = (s >> 40) as i16;
+                    *x = (rng.next() >> 40) as i16;
                 }
                 r
             })

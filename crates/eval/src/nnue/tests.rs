@@ -1,7 +1,7 @@
 use super::*;
 use chess::Position;
 
-use crate::rng::XorShift as Rng;
+use chess::rng::Rng;
 
 /// Boards from random playouts (captures, castling, en passant and promotions happen).
 fn random_boards(n: usize, seed: u64) -> Vec<Board> {

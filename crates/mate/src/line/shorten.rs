@@ -48,7 +48,7 @@ impl<G: MateGame> MateSolver<G> {
             let limit = (n - i - 2) as u32;
             let (found, _) = self.with_budget(SHORTCUT_NODES, |s| {
                 s.main.set_depth_limit(Some(limit));
-                let proven = s.main.prove_at(&positions[i], true, 0).0 == 0;
+                let proven = s.main.prove_at(&positions[i], true, 0).pn == 0;
                 let cut = s.main.aborted();
                 let shortcut = if proven && !cut {
                     s.read_shortcut(&positions[i], i, n, &index)

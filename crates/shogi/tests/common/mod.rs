@@ -1,30 +1,16 @@
-//! Helpers shared by the integration tests: a deterministic PRNG, random playouts, and the
-//! Fairy-Stockfish FEN form of a position.
+//! Helpers shared by the integration tests: random playouts and the Fairy-Stockfish FEN form
+//! of a position.
 
 #![allow(dead_code)]
 
+use chess::rng::Rng;
 use shogi::{Color, MoveList, Position, HAND_KINDS};
-
-/// xorshift64*: deterministic across machines.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Positions along random games from the start: captures and checks are favoured so that
 /// hands fill up and drops, promotions and evasions are common. Calls `f` on every position.
 pub fn random_playouts(seed: u64, games: usize, max_plies: usize, mut f: impl FnMut(&Position)) {
-    let mut rng = Rng(seed | 1);
+    // xorshift64*: the positions compared with Fairy-Stockfish's counts come from this sequence.
+    let mut rng = Rng::xorshift64_star(seed | 1);
     let mut list = MoveList::new();
     for _ in 0..games {
         let mut pos = Position::startpos();
