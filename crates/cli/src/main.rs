@@ -7,7 +7,7 @@ mod bench;
 mod datagen;
 mod eval_cmd;
 mod hw;
-mod nnue_train;
+mod nnue;
 mod perft;
 mod play;
 mod shogi_perft;
@@ -71,7 +71,7 @@ fn main() -> ExitCode {
         "eval" => eval_cmd::run(rest),
         "texel" => texel::run(rest),
         "datagen" => datagen::run(rest),
-        "nnue" => nnue_train::run(rest),
+        "nnue" => nnue::run(rest),
         "hw" => hw::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
