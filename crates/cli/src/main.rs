@@ -31,7 +31,7 @@ commands:
   tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]
                       solve tsume-shogi problems with df-pn
   usi                 USI mate search (go mate <ms> | infinite)
-  hw gen [--out DIR]  write the Verilog ROMs/constants (hw/rtl/gen) from the Rust model
+  hw gen [--out DIR]  write the Verilog ROMs/constants (hw/movegen/gen) from the Rust model
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`

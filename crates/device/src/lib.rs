@@ -11,6 +11,9 @@
 
 use chess::{Board, GenMode, Move, MoveList, Position};
 
+mod metered;
+pub use metered::{Meter, Metered};
+
 /// Traffic and time a backend has spent, for reports of the boundary's cost.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct DeviceStats {
