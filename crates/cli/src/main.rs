@@ -7,7 +7,7 @@ mod bench;
 mod datagen;
 mod eval_cmd;
 mod hw;
-mod nnue_train;
+mod nnue;
 mod perft;
 mod play;
 mod shogi_perft;
@@ -31,7 +31,7 @@ commands:
   tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]
                       solve tsume-shogi problems with df-pn
   usi                 USI mate search (go mate <ms> | infinite)
-  hw gen [--out DIR]  write the Verilog ROMs/constants (hw/rtl/gen) from the Rust model
+  hw gen [--out DIR]  write the Verilog ROMs/constants (hw/movegen/gen) from the Rust model
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
@@ -71,7 +71,7 @@ fn main() -> ExitCode {
         "eval" => eval_cmd::run(rest),
         "texel" => texel::run(rest),
         "datagen" => datagen::run(rest),
-        "nnue" => nnue_train::run(rest),
+        "nnue" => nnue::run(rest),
         "hw" => hw::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -15,10 +15,12 @@
 use chess::{Board, GenMode, Move, MoveList, Position};
 
 mod eval;
+mod metered;
 pub mod profile;
 pub use eval::{
     EvalStats, Evaluator, HandCraftedEval, HybridEval, NnueEval, SoftwareEval, SoftwareKind,
 };
+pub use metered::{Meter, Metered};
 
 /// Traffic and time a backend has spent, for reports of the boundary's cost.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -23,6 +23,7 @@ mod accumulator;
 pub mod data;
 pub mod float;
 mod simd;
+pub mod train;
 
 pub use accumulator::{Accumulator, PieceBoards};
 pub use float::FloatNet;

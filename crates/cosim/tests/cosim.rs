@@ -9,28 +9,13 @@
 //! tricky positions of perftsuite.epd (en passant, promotions, castling) and on the Chess960
 //! positions of the chess crate's test data.
 
+mod common;
+
 use chess::{Board, GenMode, Move, MoveList, PieceKind};
+use common::{required, simulator_present};
+use cosim::movegen::RtlDevice;
 use device::MoveGenDevice;
-use rtl::RtlDevice;
 use std::path::PathBuf;
-
-/// False (test skipped) when the crate was built without Verilator; under CI=true or
-/// ESTUARY_REQUIRE_RTL=1 (.ci/run) that is a failure instead, so CI cannot pass silently.
-fn simulator_present() -> bool {
-    if rtl::available() {
-        return true;
-    }
-    if required() {
-        panic!("verilator not installed, but CI=true or ESTUARY_REQUIRE_RTL=1: the RTL co-simulation must run");
-    }
-    eprintln!("skipped: verilator not installed");
-    false
-}
-
-fn required() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-        || std::env::var("ESTUARY_REQUIRE_RTL").is_ok_and(|v| v == "1")
-}
 
 fn data(rel: &str) -> Option<String> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -265,7 +250,9 @@ fn the_218_move_position() {
     if !simulator_present() {
         return;
     }
-    let b = Board::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+    let (name, fen) = hw::movegen::traffic::FOUR_POSITIONS[0];
+    assert_eq!(name, "218 moves");
+    let b = Board::from_fen(fen).unwrap();
     let mut dev = RtlDevice::new(&b).unwrap();
     let mut tally = Tally::default();
     check_node(&mut dev, &mut tally);

@@ -1,7 +1,7 @@
 // Board geometry shared by every unit: square a1 = bit 0, h8 = bit 63.
 // Hand-written structure (not a table): directions, file masks and one-step shifts.
 
-// Ray directions, in the order of the generated rom_ray (crates/cli/src/hw.rs DIRECTIONS).
+// Ray directions, in the order of the generated rom_ray (crates/hw/src/movegen/tables.rs DIRECTIONS).
 localparam [2:0] DIR_N = 3'd0, DIR_S = 3'd1, DIR_E = 3'd2, DIR_W = 3'd3;
 localparam [2:0] DIR_NE = 3'd4, DIR_NW = 3'd5, DIR_SE = 3'd6, DIR_SW = 3'd7;
 // Lines through a square: a pinned piece may only move along its pin's axis.

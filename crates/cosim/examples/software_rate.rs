@@ -1,8 +1,9 @@
 //! Software side of the boundary comparison in hw/README.md: time per node of the model's own
 //! generate + make/unmake on the perft trees the `estuary hw traffic` command walks.
-//! `cargo run --release -p estuary-rtl --example software_rate`
+//! `cargo run --release -p estuary-cosim --example software_rate`
 
 use chess::{GenMode, MoveList, Position};
+use hw::movegen::traffic::FOUR_POSITIONS;
 use std::time::Instant;
 
 fn walk(pos: &mut Position, depth: u32, nodes: &mut u64, moves: &mut u64) {
@@ -21,12 +22,7 @@ fn walk(pos: &mut Position, depth: u32, nodes: &mut u64, moves: &mut u64) {
 }
 
 fn main() {
-    for fen in [
-        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    ] {
+    for (_, fen) in FOUR_POSITIONS {
         let mut pos = Position::from_fen(fen).unwrap();
         let (mut nodes, mut moves) = (0, 0);
         let t = Instant::now();

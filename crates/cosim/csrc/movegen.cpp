@@ -1,20 +1,20 @@
 // C interface to the verilated move generator, driven one clock at a time. Each command is one
 // clock edge on the command port; generate() clocks until gen_done and collects the moves.
 #include <cstdint>
-#include "Vestuary.h"
+#include "Vmovegen.h"
 #include "verilated.h"
 
 namespace {
 // Clocks from a state-changing command until the registered in_check output describes the new
-// board (ANALYSIS_LATENCY of hw/rtl/estuary_movegen.v).
+// board (ANALYSIS_LATENCY of hw/movegen/estuary_movegen.v).
 constexpr int kAnalysisLatency = 10;
 
 struct Sim {
     VerilatedContext ctx;
-    Vestuary* top;
+    Vmovegen* top;
     uint64_t cycles = 0;
     int settle = 0;   // clocks until in_check describes the last command's board
-    Sim() { top = new Vestuary(&ctx); }
+    Sim() { top = new Vmovegen(&ctx); }
     ~Sim() { top->final(); delete top; }
     void tick() {
         top->clk = 0;
@@ -29,7 +29,7 @@ struct Sim {
 
 extern "C" {
 
-void* estuary_rtl_new() {
+void* estuary_movegen_new() {
     Sim* s = new Sim();
     s->top->cmd_valid = 0;
     s->top->rst = 1;
@@ -41,10 +41,10 @@ void* estuary_rtl_new() {
     return s;
 }
 
-void estuary_rtl_free(void* h) { delete static_cast<Sim*>(h); }
+void estuary_movegen_free(void* h) { delete static_cast<Sim*>(h); }
 
-// One command (see hw/rtl/estuary_movegen.v). Returns 0 if the device was not ready.
-int estuary_rtl_command(void* h, uint32_t cmd, uint32_t addr, uint32_t data) {
+// One command (see hw/movegen/estuary_movegen.v). Returns 0 if the device was not ready.
+int estuary_movegen_command(void* h, uint32_t cmd, uint32_t addr, uint32_t data) {
     Sim* s = static_cast<Sim*>(h);
     if (!s->top->ready) return 0;
     s->top->cmd_valid = 1;
@@ -59,10 +59,10 @@ int estuary_rtl_command(void* h, uint32_t cmd, uint32_t addr, uint32_t data) {
 
 // Generates; writes up to `cap` moves to `out`, returns how many the device produced (or -1 if
 // it did not finish within the cycle limit). `*cycles` gets the clocks from command to done.
-int32_t estuary_rtl_generate(void* h, int captures_only, uint16_t* out, uint32_t cap, uint64_t* cycles) {
+int32_t estuary_movegen_generate(void* h, int captures_only, uint16_t* out, uint32_t cap, uint64_t* cycles) {
     Sim* s = static_cast<Sim*>(h);
     uint64_t start = s->cycles;
-    if (!estuary_rtl_command(h, 5, 0, captures_only ? 1 : 0)) return -1;
+    if (!estuary_movegen_command(h, 5, 0, captures_only ? 1 : 0)) return -1;
     uint32_t n = 0;
     for (int guard = 0; guard < 4096; ++guard) {
         s->tick();
@@ -80,10 +80,10 @@ int32_t estuary_rtl_generate(void* h, int captures_only, uint16_t* out, uint32_t
 
 // Count-only generate: returns the device's legal-move count (-1 if it streamed a move or did
 // not finish within the cycle limit). `*cycles` gets the clocks from command to done.
-int32_t estuary_rtl_count(void* h, int captures_only, uint64_t* cycles) {
+int32_t estuary_movegen_count(void* h, int captures_only, uint64_t* cycles) {
     Sim* s = static_cast<Sim*>(h);
     uint64_t start = s->cycles;
-    if (!estuary_rtl_command(h, 5, 0, (captures_only ? 1 : 0) | 2)) return -1;
+    if (!estuary_movegen_command(h, 5, 0, (captures_only ? 1 : 0) | 2)) return -1;
     for (int guard = 0; guard < 4096; ++guard) {
         s->tick();
         if (s->top->move_valid) return -1;
@@ -96,12 +96,12 @@ int32_t estuary_rtl_count(void* h, int captures_only, uint64_t* cycles) {
 }
 
 // Clocks idle until the in-check flag has settled (counted in the cycles), then reads it.
-int estuary_rtl_in_check(void* h) {
+int estuary_movegen_in_check(void* h) {
     Sim* s = static_cast<Sim*>(h);
     s->top->cmd_valid = 0;
     while (s->settle > 0) s->tick();
     return s->top->in_check;
 }
 
-uint64_t estuary_rtl_cycles(void* h) { return static_cast<Sim*>(h)->cycles; }
+uint64_t estuary_movegen_cycles(void* h) { return static_cast<Sim*>(h)->cycles; }
 }

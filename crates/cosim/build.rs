@@ -1,0 +1,146 @@
+//! Verilates each hardware unit in [`UNITS`] (the Verilog of hw/<unit>/ and its generated
+//! tables in hw/<unit>/gen/) and compiles it, with its C++ harness csrc/<unit>.cpp, through the
+//! `cc` crate. Everything is written under OUT_DIR. Without a `verilator` on PATH (or in
+//! $VERILATOR) the crate builds a stub instead: a cargo warning says so, `cosim::available()`
+//! is false and the co-simulation tests report themselves skipped (or fail when CI=true).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A hardware unit: the directory under hw/ (also the harness' name under csrc/ and the
+/// verilated model's class, `V<dir>`) and its top module.
+struct Unit {
+    dir: &'static str,
+    top: &'static str,
+}
+
+/// The units to verilate. A new one is its hw/<dir>, csrc/<dir>.cpp and a line here.
+const UNITS: &[Unit] = &[Unit {
+    dir: "movegen",
+    top: "estuary_movegen",
+}];
+
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(verilated)");
+    println!("cargo:rerun-if-env-changed=VERILATOR");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let hw = manifest.join("../../hw");
+    for unit in UNITS {
+        watch(&hw.join(unit.dir), &manifest.join(unit.harness()));
+    }
+
+    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".to_string());
+    let root = match Command::new(&verilator)
+        .args(["--getenv", "VERILATOR_ROOT"])
+        .output()
+    {
+        Ok(o) if o.status.success() => PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()),
+        _ => {
+            println!(
+                "cargo:warning=verilator not found: estuary-cosim builds a stub and its co-simulation \
+                 tests are skipped (install it: apt-get install verilator)"
+            );
+            return;
+        }
+    };
+
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let inc = root.join("include");
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        // The verilated models are large and flat: -O1 compiles several times faster than -O3
+        // and simulates within a small factor of it.
+        .opt_level(1)
+        .include(&inc)
+        .include(inc.join("vltstd"))
+        .flag_if_supported("-Wno-unused-parameter")
+        .flag_if_supported("-Wno-unused-variable")
+        .flag_if_supported("-Wno-sign-compare")
+        .warnings(false)
+        .file(inc.join("verilated.cpp"));
+    if inc.join("verilated_threads.cpp").exists() {
+        build.file(inc.join("verilated_threads.cpp"));
+    }
+    for unit in UNITS {
+        let mdir = out.join(unit.dir);
+        unit.verilate(&verilator, &hw.join(unit.dir), &mdir);
+        build.include(&mdir).file(manifest.join(unit.harness()));
+        for e in std::fs::read_dir(&mdir).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "cpp") && unit.is_model_source(&p) {
+                build.file(p);
+            }
+        }
+    }
+    build.compile("estuary_cosim");
+    println!("cargo:rustc-cfg=verilated");
+}
+
+impl Unit {
+    fn harness(&self) -> String {
+        format!("csrc/{}.cpp", self.dir)
+    }
+
+    fn prefix(&self) -> String {
+        format!("V{}", self.dir)
+    }
+
+    /// True for the C++ files Verilator wrote for this unit's model.
+    fn is_model_source(&self, p: &Path) -> bool {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(&self.prefix()))
+    }
+
+    /// Runs Verilator on the unit's sources (`src`/*.v and `src`/gen/*.v) into `mdir`.
+    fn verilate(&self, verilator: &str, src: &Path, mdir: &Path) {
+        let _ = std::fs::remove_dir_all(mdir);
+        let status = Command::new(verilator)
+            .args(["--cc", "--top-module", self.top, "--prefix"])
+            .arg(self.prefix())
+            .args([
+                "-O3",
+                "--x-assign",
+                "fast",
+                "--x-initial",
+                "fast",
+                "-Wno-fatal",
+                "-Wno-WIDTH",
+                "-Wno-UNUSED",
+            ])
+            .arg(format!("-I{}", src.display()))
+            .arg("--Mdir")
+            .arg(mdir)
+            .args(verilog_sources(src))
+            .status()
+            .expect("running verilator");
+        assert!(status.success(), "verilator failed on {}", src.display());
+    }
+}
+
+/// The Verilog files of `dir` and `dir`/gen, sorted.
+fn verilog_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> = [dir.to_path_buf(), dir.join("gen")]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|rd| rd.flatten().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "v"))
+        .collect();
+    sources.sort();
+    sources
+}
+
+/// Rebuilds when the unit's Verilog, its generated tables or its harness change.
+fn watch(src: &Path, harness: &Path) {
+    println!("cargo:rerun-if-changed={}", harness.display());
+    for dir in [src.to_path_buf(), src.join("gen")] {
+        println!("cargo:rerun-if-changed={}", dir.display());
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            for e in rd.flatten() {
+                println!("cargo:rerun-if-changed={}", e.path().display());
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! [`RtlError`]: why a co-simulation could not do what was asked (shared by every unit).
+
+use std::fmt;
+
+/// Why the simulation could not do what was asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RtlError {
+    /// Built without Verilator: there is no model to run.
+    NotBuilt,
+    /// The design did not finish within the harness' cycle limit.
+    Hung,
+}
+
+impl fmt::Display for RtlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RtlError::NotBuilt => f.write_str("estuary-cosim was built without verilator"),
+            RtlError::Hung => f.write_str("the RTL design did not finish"),
+        }
+    }
+}
+
+impl std::error::Error for RtlError {}

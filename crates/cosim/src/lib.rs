@@ -1,0 +1,21 @@
+//! Estuary's Verilog hardware units (`hw/<unit>/`), co-simulated with Verilator and exposed to
+//! Rust behind the same boundaries as their software counterparts, one module per unit:
+//!
+//! * [`movegen`]: the move generator of `hw/movegen/` as a [`device::MoveGenDevice`], and the
+//!   engine's searches run on it against the software generator.
+//!
+//! `build.rs` verilates every unit and compiles it with its C++ harness (`csrc/<unit>.cpp`).
+//! Without Verilator at build time the crate is a stub: [`available`] is false and every
+//! simulation's constructor returns [`RtlError::NotBuilt`].
+
+#![warn(missing_docs)]
+
+mod error;
+pub mod movegen;
+
+pub use error::RtlError;
+
+/// True when the verilated designs were compiled into this build.
+pub const fn available() -> bool {
+    cfg!(verilated)
+}

@@ -1,0 +1,9 @@
+//! Rust models of Estuary's hardware units, one module per unit (as `hw/<unit>/` holds its
+//! Verilog): the tables each unit's Verilog is generated from, and the models of its
+//! boundary traffic that the co-simulation (`estuary-cosim`) is measured against.
+//!
+//! * [`movegen`]: the move generator of `hw/movegen/`.
+
+#![warn(missing_docs)]
+
+pub mod movegen;
