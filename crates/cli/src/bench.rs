@@ -3,8 +3,8 @@
 use crate::args::Args;
 use chess::Board;
 use search::bench::{bench, DEFAULT_DEPTH, POSITIONS};
-use std::time::Instant;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// `estuary bench [DEPTH] [--depth D] [--hash MB] [--threads N] [--eval hce|nnue] [--quiet]`.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {

@@ -10,6 +10,7 @@ mod hw;
 mod nnue;
 mod perft;
 mod play;
+mod profile;
 mod shogi_perft;
 mod texel;
 mod tsume;
@@ -35,6 +36,10 @@ commands:
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
+  profile [--fen FEN | --epd FILE] [--depth D | --nodes N] [--eval hce|nnue] [--bus-ns NS]
+          [--cosim-positions N] [--cosim-depth D] [--svg FILE]
+                      share of search time per unit (the design review's profile) and
+                      Amdahl's-law speedups for each unit in hardware
   analyze [FEN] [--depth D | --time S] [--threads N] [--hash MB] [--multipv N]
                       principal variation in SAN with the score as the search deepens
   play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
@@ -66,6 +71,7 @@ fn main() -> ExitCode {
         "usi" => usi::run(rest),
         "uci" => uci_cmd::run(rest),
         "bench" => bench::run(rest),
+        "profile" => profile::run(rest),
         "analyze" => analyze::run(rest),
         "play" => play::run(rest),
         "eval" => eval_cmd::run(rest),

@@ -6,7 +6,6 @@
 
 use mate::{Limits, MateSolver, Tsume, Verdict};
 use shogi::Position;
-use std::io::BufRead;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -106,8 +105,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let mut hash_mb = 64usize;
     let mut search: Option<Search> = None;
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    for line in uci::lossy_lines(stdin.lock()) {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, args)) = tokens.split_first() else {
             continue;

@@ -685,3 +685,21 @@ fn nnue_options_switch_the_evaluation_and_bad_net_files_are_errors() {
     }
     e.ready();
 }
+
+#[test]
+fn a_line_that_is_not_utf8_does_not_end_the_session() {
+    // Found by tools/fuzz-uci (regressions/non-utf8-line-ends-input.txt): a Latin-1 file name
+    // used to end the input loop as if the GUI had closed the pipe.
+    let mut e = Engine::start();
+    e.send("isready");
+    e.until("readyok", 10.0);
+    e.stdin
+        .write_all(b"setoption name EvalFile value /tmp/caf\xe9.nnue\n")
+        .unwrap();
+    e.send("isready");
+    e.until("readyok", 10.0);
+    e.send("go depth 1");
+    let lines = e.until("bestmove", 10.0);
+    assert_ne!(bestmove(&lines), "0000");
+    e.send("quit");
+}

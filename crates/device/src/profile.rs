@@ -14,6 +14,9 @@ use eval::nnue::Network;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
+/// How many sections there are.
+pub const SECTIONS: usize = 9;
+
 /// A unit of the search that a profile times.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Section {
@@ -28,8 +31,10 @@ pub enum Section {
     EvalUpdate,
     /// Evaluation: the network's output layer.
     EvalOutput,
-    /// Evaluation: the hand-crafted terms (and the search's drawish scaling).
+    /// Evaluation: the hand-crafted terms.
     EvalTerms,
+    /// Evaluation: the search's drawish-endgame scaling of the evaluator's score.
+    EvalScaling,
     /// Transposition table probes and stores.
     Tt,
     /// Move ordering: the staged picker (less the generation it calls) and history updates.
@@ -38,13 +43,14 @@ pub enum Section {
 
 impl Section {
     /// Every section, in report order.
-    pub const ALL: [Section; 8] = [
+    pub const ALL: [Section; SECTIONS] = [
         Section::MoveGen,
         Section::MakeUnmake,
         Section::Attacks,
         Section::EvalUpdate,
         Section::EvalOutput,
         Section::EvalTerms,
+        Section::EvalScaling,
         Section::Tt,
         Section::Ordering,
     ];
@@ -58,6 +64,7 @@ impl Section {
             Section::EvalUpdate => "eval: accumulator updates",
             Section::EvalOutput => "eval: output layer",
             Section::EvalTerms => "eval: hand-crafted terms",
+            Section::EvalScaling => "eval: drawish scaling",
             Section::Tt => "transposition table",
             Section::Ordering => "move ordering",
         }
@@ -113,9 +120,9 @@ pub fn ticks() -> u64 {
 #[derive(Default)]
 struct Counters {
     /// Exclusive ticks per section.
-    ticks: [AtomicU64; 8],
+    ticks: [AtomicU64; SECTIONS],
     /// Calls per section.
-    calls: [AtomicU64; 8],
+    calls: [AtomicU64; SECTIONS],
     /// The open sections: index and the tick their current stretch started at.
     open: [AtomicU64; MAX_NEST],
     open_section: [AtomicUsize; MAX_NEST],
@@ -133,9 +140,9 @@ pub struct Profiler {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SectionTimes {
     /// Exclusive ticks per section (indexed as [`Section::ALL`]).
-    pub ticks: [u64; 8],
+    pub ticks: [u64; SECTIONS],
     /// Calls per section.
-    pub calls: [u64; 8],
+    pub calls: [u64; SECTIONS],
     /// Probe pairs (begin + end) counted: the method's own cost is about this many times
     /// [`probe_pair_ticks`].
     pub pairs: u64,
@@ -161,7 +168,7 @@ impl Profiler {
     /// The figures so far.
     pub fn times(&self) -> SectionTimes {
         let mut t = SectionTimes::default();
-        for i in 0..8 {
+        for i in 0..SECTIONS {
             t.ticks[i] = self.c.ticks[i].load(Relaxed);
             t.calls[i] = self.c.calls[i].load(Relaxed);
         }
@@ -171,7 +178,7 @@ impl Profiler {
 
     /// Sets every counter back to zero.
     pub fn reset(&self) {
-        for i in 0..8 {
+        for i in 0..SECTIONS {
             self.c.ticks[i].store(0, Relaxed);
             self.c.calls[i].store(0, Relaxed);
         }

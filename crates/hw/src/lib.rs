@@ -3,7 +3,11 @@
 //! boundary traffic that the co-simulation (`estuary-cosim`) is measured against.
 //!
 //! * [`movegen`]: the move generator of `hw/movegen/`.
+//!
+//! Across units: [`amdahl`], the whole search's speedup when a unit moves into hardware, from
+//! a profile of the software and the co-simulation's clocks per call.
 
 #![warn(missing_docs)]
 
+pub mod amdahl;
 pub mod movegen;

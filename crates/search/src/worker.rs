@@ -515,7 +515,7 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
     /// endgames and kept clear of mate scores.
     #[inline(always)]
     fn eval(&mut self) -> i32 {
-        self.probe.begin(Section::EvalTerms);
+        self.probe.begin(Section::EvalScaling);
         let pos = self.dev.position();
         let v = self.evaluator.evaluate(pos);
         let v = eval::drawish::adjust(pos, v).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);

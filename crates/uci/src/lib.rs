@@ -448,6 +448,23 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     }
 }
 
+/// The lines of `input` until its end or a read error, without their line ends. A line that
+/// is not UTF-8 (a Latin-1 file name, say) comes with replacement characters instead of
+/// ending the session as `BufRead::lines` would.
+pub fn lossy_lines(mut input: impl BufRead) -> impl Iterator<Item = String> {
+    let mut bytes = Vec::with_capacity(256);
+    std::iter::from_fn(move || {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&bytes);
+                Some(line.trim_end_matches(['\n', '\r']).to_string())
+            }
+        }
+    })
+}
+
 /// Runs the UCI loop on `input`, writing to `output`, until `quit` or end of input.
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
     let output = std::sync::Mutex::new(output);
@@ -458,8 +475,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
         }
     });
     let mut uci = Uci::new(out);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    for line in lossy_lines(input) {
         if !uci.handle(&line) {
             return;
         }
