@@ -143,7 +143,7 @@ fn the_picker_yields_every_legal_move_exactly_once_on_every_path() {
             }
             // Prefer captures now and then so games reach endgames and promotions.
             let caps = moves(&b, GenMode::Captures);
-            let m = if !caps.is_empty() && r % 3 == 0 {
+            let m = if !caps.is_empty() && matches!(r % 3, 0) {
                 caps[(r >> 8) as usize % caps.len()]
             } else {
                 pick(&legal, r >> 16)

@@ -22,8 +22,8 @@ mod dataset;
 pub use dataset::{Dataset, Loss};
 
 use super::{FloatNet, Network, HIDDEN, INPUTS};
-use chess::rng::Rng;
 use backprop::{step, Grad};
+use chess::rng::Rng;
 use dataset::{hce_error, Pos};
 use std::fmt;
 
