@@ -1056,7 +1056,18 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
     ) {
         let b = bonus(depth);
         if quiet {
-            self.reward_quiet(m, quiets, depth, ply, side, prev1, prev2);
+            let pt = piece_to(self.dev.position(), m);
+            self.hist.update_quiet(side, m, pt, prev1, prev2, b);
+            for &q in quiets.iter() {
+                let qpt = piece_to(self.dev.position(), q);
+                self.hist.update_quiet(side, q, qpt, prev1, prev2, -b);
+            }
+            let f = &mut self.stack[ply + OFS];
+            if f.killers[0] != m {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = m;
+            }
+            self.hist.set_counter(prev1, m);
         } else {
             self.update_capture(m, b);
         }
@@ -1094,33 +1105,6 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
             w.tt.store(key, best_move, to_tt(best, ply), stored_eval, depth, bound)
         });
         best
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn reward_quiet(
-        &mut self,
-        m: Move,
-        tried: &MoveList,
-        depth: i32,
-        ply: usize,
-        side: chess::Color,
-        prev1: PieceTo,
-        prev2: PieceTo,
-    ) {
-        let b = bonus(depth);
-        let pos = self.dev.position();
-        let pt = piece_to(pos, m);
-        self.hist.update_quiet(side, m, pt, prev1, prev2, b);
-        for &q in tried.iter() {
-            let qpt = piece_to(self.dev.position(), q);
-            self.hist.update_quiet(side, q, qpt, prev1, prev2, -b);
-        }
-        let f = &mut self.stack[ply + OFS];
-        if f.killers[0] != m {
-            f.killers[1] = f.killers[0];
-            f.killers[0] = m;
-        }
-        self.hist.set_counter(prev1, m);
     }
 
     /// Adds `bonus` to the capture history of the tactical move `m` (not yet played).
