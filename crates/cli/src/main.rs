@@ -33,9 +33,13 @@ commands:
                       solve tsume-shogi problems with df-pn
   usi                 USI mate search (go mate <ms> | infinite)
   hw gen [--out DIR]  write the Verilog ROMs/constants (hw/movegen/gen) from the Rust model
+  hw traffic [--depth D] [--offload K] [--mhz F] [--ns-per-word NS]
+                      bus words and device clocks of perft trees on the co-simulated generator
   uci                 the UCI engine (also what `estuary` with no arguments runs)
-  bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue]
+  bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
+  bench [DEPTH] --device rtl [--positions N]
+                      the same search on the co-simulated Verilog generator beside the software
   profile [--fen FEN | --epd FILE] [--depth D | --nodes N] [--eval hce|nnue] [--bus-ns NS]
           [--cosim-positions N] [--cosim-depth D] [--svg FILE]
                       share of search time per unit (the design review's profile) and
@@ -46,12 +50,12 @@ commands:
                       a game against the engine in the terminal
   eval [FEN] [--net FILE]
                       the static evaluation split into its terms, and the network's score
-  texel gen --games N --nodes K --out FILE | texel tune FILE... [--epochs E] [--out PATH]
+  texel gen --games N --nodes K --out FILE [--seed S] | texel tune FILE... [--epochs E] [--l2 L] [--out PATH]
                       self-play positions for tuning; Texel-tune the evaluation weights
   datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S] [--random-plies R]
                       self-play training data for the network (FEN | score | result lines)
   nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T]
-             [--seed S] [--max N] [--mirror] [--hybrid]
+             [--seed S] [--max N] [--mirror] [--hybrid] [--init NET]
                       train the neural evaluation on datagen data; writes a net file
   nnue check FILE [DATA... [--wdl W]]
                       read a net file and print its start-position score; with data, its loss
