@@ -56,12 +56,10 @@ def rust_split(s: str):
 
 
 def command(data: bytes):
-    """The command word and the rest of a line as `handle` splits it; `None` when the line
-    is not UTF-8 (the engine's line reader then stops, as at end of input)."""
-    try:
-        line = rust_trim(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return None
+    """The command word and the rest of a line as `handle` splits it. A line that is not
+    UTF-8 is read with replacement characters, as the engine's reader does (`uci::lossy_lines`;
+    before 63d3850 it stopped reading there, which `None` modelled)."""
+    line = rust_trim(data.decode("utf-8", errors="replace"))
     for i, ch in enumerate(line):
         if ch in RUST_WHITESPACE:
             return line[:i], rust_trim(line[i + 1:])

@@ -65,7 +65,7 @@ class Protocol(unittest.TestCase):
                          ("go", "depth 3"))
         # U+001F is whitespace to Python, not to Rust.
         self.assertEqual(protocol.command(b"\x1fisready"), ("\x1fisready", ""))
-        self.assertIsNone(protocol.command(b"go \xff"))
+        self.assertEqual(protocol.command(b"go \xff"), ("go", "\ufffd"))
 
     def test_go_parameters_as_go_rs(self):
         lim = protocol.parse_go("wtime -5 btime 0 winc 10 binc 20 movestogo 1 depth 7 "
