@@ -18,10 +18,8 @@
 //! it stays within 10 for 20 plies after ply 80.
 
 use crate::args::Args;
-use crate::play::game_over;
 use chess::rng::Rng;
-use chess::{Board, Color, Move, Position};
-use search::{Event, Job, Limits, Listener, ThreadPool};
+use search::selfplay::SelfPlay;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -121,125 +119,5 @@ fn worker(
                 p as f64 / s.max(1e-9)
             );
         }
-    }
-}
-
-/// One self-play game's training positions.
-pub struct Game {
-    /// Quiet positions: FEN and the search score from White's side.
-    pub samples: Vec<(String, i32)>,
-    /// The result from White's side: 1.0, 0.5 or 0.0.
-    pub result: f32,
-    /// Plies played.
-    pub plies: usize,
-}
-
-/// Plays the engine against itself on a one-thread pool (16 MB table).
-pub struct SelfPlay {
-    pool: ThreadPool,
-    slot: Arc<Mutex<(Move, i32)>>,
-    listener: Listener,
-}
-
-impl SelfPlay {
-    /// A fresh player.
-    pub fn new() -> SelfPlay {
-        let slot = Arc::new(Mutex::new((Move::NULL, 0)));
-        let s2 = slot.clone();
-        let listener: Listener = Arc::new(move |_: &Board, ev: Event| {
-            if let Event::BestMove { best, score, .. } = ev {
-                if let Ok(mut s) = s2.lock() {
-                    *s = (best, score);
-                }
-            }
-        });
-        SelfPlay {
-            pool: ThreadPool::new(1, 16, device::SoftwareDevice::default),
-            slot,
-            listener,
-        }
-    }
-
-    /// One game: `random_plies` random moves from the start position, then `nodes` a move,
-    /// with the adjudication of the module's description. Returns the quiet positions (side
-    /// to move not in check, the engine's move not a capture or promotion, |score| < 2500),
-    /// or `None` when the random opening already ended the game.
-    pub fn play(&self, rng: &mut Rng, random_plies: usize, nodes: u64) -> Option<Game> {
-        self.pool.clear();
-        let mut pos = Position::startpos();
-        let mut moves = Vec::new();
-        for _ in 0..random_plies {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                return None;
-            }
-            let m = legal[rng.below(legal.len())];
-            pos.make(m);
-            moves.push(m);
-        }
-        if game_over(&pos).is_some() {
-            return None;
-        }
-        let mut samples = Vec::new();
-        let (mut win_run, mut win_side, mut draw_run) = (0, 0, 0);
-        let result = loop {
-            if let Some((r, _)) = game_over(&pos) {
-                break match r {
-                    "1-0" => 1.0,
-                    "0-1" => 0.0,
-                    _ => 0.5,
-                };
-            }
-            if pos.ply() >= 400 {
-                break 0.5;
-            }
-            let job = Job {
-                start: Board::startpos(),
-                moves: moves.clone(),
-                limits: Limits::nodes(nodes),
-                multipv: 1,
-                move_overhead: 0,
-                listener: self.listener.clone(),
-                tt: self.pool.tt().clone(),
-            };
-            self.pool.search_sync(job);
-            let (m, score) = self.slot.lock().map(|s| *s).unwrap_or((Move::NULL, 0));
-            if m == Move::NULL {
-                break 0.5;
-            }
-            let white = if pos.side_to_move() == Color::White {
-                score
-            } else {
-                -score
-            };
-            if white.abs() > 1000 {
-                let side = white.signum();
-                win_run = if side == win_side { win_run + 1 } else { 1 };
-                win_side = side;
-                if win_run >= 8 {
-                    break if side > 0 { 1.0 } else { 0.0 };
-                }
-            } else {
-                win_run = 0;
-            }
-            if pos.ply() >= 80 && white.abs() <= 10 {
-                draw_run += 1;
-                if draw_run >= 20 {
-                    break 0.5;
-                }
-            } else {
-                draw_run = 0;
-            }
-            if !pos.in_check() && !m.is_tactical() && white.abs() < 2500 {
-                samples.push((pos.to_fen(), white));
-            }
-            pos.make(m);
-            moves.push(m);
-        };
-        Some(Game {
-            samples,
-            result,
-            plies: pos.ply(),
-        })
     }
 }

@@ -5,6 +5,7 @@
 use crate::analyze::human_score;
 use crate::args::Args;
 use chess::{Board, Color, Move, Position};
+use search::selfplay::game_over;
 use search::{Event, Job, Limits, Listener, ThreadPool};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -39,31 +40,6 @@ impl Strength {
             Strength::Depth(d) => Limits::depth(d),
         }
     }
-}
-
-/// How a game ended, if it did.
-pub fn game_over(pos: &Position) -> Option<(&'static str, String)> {
-    if !pos.has_legal_move() {
-        return Some(if pos.in_check() {
-            if pos.side_to_move() == Color::White {
-                ("0-1", "Black mates".into())
-            } else {
-                ("1-0", "White mates".into())
-            }
-        } else {
-            ("1/2-1/2", "stalemate".into())
-        });
-    }
-    if pos.halfmove_clock() >= 100 {
-        return Some(("1/2-1/2", "fifty-move rule".into()));
-    }
-    if pos.repetitions() >= 2 {
-        return Some(("1/2-1/2", "threefold repetition".into()));
-    }
-    if pos.is_insufficient_material() {
-        return Some(("1/2-1/2", "insufficient material".into()));
-    }
-    None
 }
 
 /// PGN text of a game from `start` with `moves`.

@@ -1,16 +1,16 @@
 //! `estuary texel`: the evaluation tuner's two steps.
 //!
 //! * `texel gen --games N --nodes K --out FILE [--seed S]` plays the engine against itself
-//!   (6 to 10 random opening plies, then K nodes a move; `datagen::SelfPlay`, adjudication
+//!   (6 to 10 random opening plies, then K nodes a move; `search::selfplay::SelfPlay`, adjudication
 //!   included) and writes `FEN;result` lines for the quiet positions of each game (not in
 //!   check, engine's move not a capture or promotion, |score| < 2500).
 //! * `texel tune FILE... [--epochs E] [--l2 L] [--out PATH]` fits the weights to those results (Texel's
 //!   method, see `eval::tune`) and writes `weights.rs`.
 
 use crate::args::Args;
-use crate::datagen::SelfPlay;
 use chess::rng::Rng;
 use chess::Board;
+use search::selfplay::SelfPlay;
 use std::io::Write;
 use std::process::ExitCode;
 

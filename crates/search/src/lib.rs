@@ -33,6 +33,7 @@ pub mod movepick;
 pub mod profile;
 pub mod score;
 pub mod see;
+pub mod selfplay;
 pub mod threads;
 pub mod tt;
 pub mod worker;
