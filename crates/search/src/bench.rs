@@ -12,10 +12,15 @@ pub const DEFAULT_DEPTH: i32 = 12;
 
 /// The bench's search of one position: fixed depth, one line, no move overhead.
 pub fn depth_job(start: Board, depth: i32, listener: &Listener, tt: &Arc<Tt>) -> Job {
+    job(start, Limits::depth(depth), listener, tt)
+}
+
+/// A search of `start` under `limits`: one line, no move overhead, reporting to `listener`.
+pub fn job(start: Board, limits: Limits, listener: &Listener, tt: &Arc<Tt>) -> Job {
     Job {
         start,
         moves: vec![],
-        limits: Limits::depth(depth),
+        limits,
         multipv: 1,
         move_overhead: 0,
         listener: listener.clone(),

@@ -9,7 +9,8 @@
 //! and the calibrated cost of one probe pair times the pairs made; the section figures have
 //! the calibrated cost taken out (half a pair falls inside the section timed, half outside).
 
-use crate::{Event, Job, Limits, Listener, ThreadPool};
+use crate::bench::job;
+use crate::{Event, Limits, Listener, ThreadPool};
 use chess::Board;
 use device::profile::{
     probe_pair_ticks, ticks, CallCosts, CostMeter, ProfiledDevice, ProfiledEval, Profiler, Section,
@@ -136,33 +137,28 @@ impl std::fmt::Display for ProfileError {
 
 impl std::error::Error for ProfileError {}
 
-/// Searches every position of `spec` on `pool` and returns (nodes, wall ns).
-fn run_all(pool: &ThreadPool, spec: &ProfileSpec) -> (u64, u64) {
+/// Searches every position of `spec` on `pool` and returns (nodes, wall ns, time-stamp ticks),
+/// both clocks read around the same searches.
+fn run_all(pool: &ThreadPool, spec: &ProfileSpec) -> (u64, u64, u64) {
     let listener: Listener = Arc::new(|_: &Board, _: Event| {});
     let mut nodes = 0;
     // As `estuary bench`: one fresh pool and table for the whole run.
     pool.clear();
-    let t0 = Instant::now();
+    let (t0, tick0) = (Instant::now(), ticks());
     for start in &spec.positions {
-        pool.search_sync(Job {
-            start: *start,
-            moves: vec![],
-            limits: spec.limits.clone(),
-            multipv: 1,
-            move_overhead: 0,
-            listener: listener.clone(),
-            tt: pool.tt().clone(),
-        });
+        pool.search_sync(job(*start, spec.limits.clone(), &listener, pool.tt()));
         nodes += pool.last_nodes();
     }
-    (nodes, t0.elapsed().as_nanos() as u64)
+    let tick_count = ticks().wrapping_sub(tick0);
+    (nodes, t0.elapsed().as_nanos() as u64, tick_count)
 }
 
 /// The plain run: the engine's own pool, as `estuary bench` runs it.
 fn plain_run(spec: &ProfileSpec) -> (u64, u64) {
     let pool = ThreadPool::new(1, spec.hash_mb, SoftwareDevice::default);
     pool.set_network(spec.net.clone());
-    run_all(&pool, spec)
+    let (nodes, ns, _) = run_all(&pool, spec);
+    (nodes, ns)
 }
 
 /// The profiled run with the evaluators `evaluators` builds (all timed by `probe`).
@@ -181,9 +177,7 @@ where
     );
     pool.set_network(spec.net.clone());
     probe.reset();
-    let t0 = ticks();
-    let (nodes, ns) = run_all(&pool, spec);
-    (nodes, ns, ticks().wrapping_sub(t0))
+    run_all(&pool, spec)
 }
 
 /// Profiles the searches of `spec`. `progress` hears of each run as it starts.
