@@ -12,9 +12,6 @@
 //! assert_eq!(chess::perft(pos.board(), 2), 440);
 //! ```
 
-#![deny(clippy::undocumented_unsafe_blocks)]
-#![warn(missing_docs)]
-
 pub mod attacks;
 mod bitboard;
 mod board;

@@ -4,7 +4,7 @@
 
 use crate::args::Args;
 use chess::Board;
-use device::profile::{CallCosts, Section};
+use device::profile::{CallCost, CallCosts, Section};
 use hw::amdahl::{limit, project, CallLoad, Projection};
 use search::profile::{device_costs, profile, Profile, ProfileSpec};
 use search::Limits;
@@ -171,7 +171,9 @@ fn print_profile(p: &Profile, spec: &ProfileSpec) {
     println!(
         "Method: time-stamp counter around every unit call, exclusive time; {} probe pairs at \
          {:.1} ticks each ({:.2} ns/tick)",
-        p.times.pairs, p.pair_ticks, p.ns_per_tick
+        p.times.pairs(),
+        p.pair_ticks,
+        p.ns_per_tick
     );
     println!(
         "Overhead: the profiled run took {} more wall time than the plain one (same nodes); the \
@@ -205,25 +207,28 @@ fn print_profile(p: &Profile, spec: &ProfileSpec) {
     println!();
 }
 
-/// The software loads of the move generator's calls in `p`, with the hardware's costs.
-fn movegen_loads(p: &Profile, c: &CallCosts) -> [CallLoad; 2] {
-    let load = |s: Section, clocks: f64, words: f64| CallLoad {
+/// The software loads of the move generator's calls in `p`, with the hardware's costs. The
+/// in-check queries the device answers with a status word are timed in software together with
+/// gives-check and SEE, so they keep their software time and add only the device's cost, at
+/// the co-simulation's ratio of queries to makes.
+fn movegen_loads(p: &Profile, c: &CallCosts) -> [CallLoad; 3] {
+    let load = |s: Section, cost: &CallCost| CallLoad {
         calls: p.times.calls_of(s),
         software_ns: p.ticks_of(s) * p.ns_per_tick,
-        clocks_per_call: clocks,
-        words_per_call: words,
+        clocks_per_call: cost.clocks_per_call(),
+        words_per_call: cost.words_per_call(),
     };
+    let per_update = c.checks.calls() as f64 / c.updates.calls().max(1) as f64;
+    let updates = p.times.calls_of(Section::MakeUnmake);
     [
-        load(
-            Section::MoveGen,
-            c.clocks_per_generate(),
-            c.words_per_generate(),
-        ),
-        load(
-            Section::MakeUnmake,
-            c.clocks_per_update(),
-            c.words_per_update(),
-        ),
+        load(Section::MoveGen, &c.generates),
+        load(Section::MakeUnmake, &c.updates),
+        CallLoad {
+            calls: (updates as f64 * per_update).round() as u64,
+            software_ns: 0.0,
+            clocks_per_call: c.checks.clocks_per_call(),
+            words_per_call: c.checks.words_per_call(),
+        },
     ]
 }
 
@@ -252,12 +257,15 @@ fn print_amdahl(p: &Profile, costs: Option<&CallCosts>, bus_ns: f64) {
             row("move generator (generate + make)", &pr);
             println!(
                 "  co-simulated Verilog: {:.1} clocks and {:.2} words per generate, {:.1} clocks \
-                 and {:.2} words per make/unmake; {fmax} MHz routed (hw/README.md); bus {bus_ns} \
-                 ns per word; software {:.1} / {:.1} ns per call",
-                c.clocks_per_generate(),
-                c.words_per_generate(),
-                c.clocks_per_update(),
-                c.words_per_update(),
+                 and {:.2} words per make/unmake, {:.2} words per in-check query ({:.2} a make); \
+                 {fmax} MHz routed (hw/README.md); bus {bus_ns} ns per word; software {:.1} / \
+                 {:.1} ns per call",
+                c.generates.clocks_per_call(),
+                c.generates.words_per_call(),
+                c.updates.clocks_per_call(),
+                c.updates.words_per_call(),
+                c.checks.words_per_call(),
+                c.checks.calls() as f64 / c.updates.calls().max(1) as f64,
                 p.ns_per_call(Section::MoveGen),
                 p.ns_per_call(Section::MakeUnmake),
             );

@@ -8,8 +8,6 @@
 //! Without Verilator at build time the crate is a stub: [`available`] is false and every
 //! simulation's constructor returns [`RtlError::NotBuilt`].
 
-#![warn(missing_docs)]
-
 mod error;
 pub mod movegen;
 

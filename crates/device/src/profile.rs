@@ -143,9 +143,6 @@ pub struct SectionTimes {
     pub ticks: [u64; SECTIONS],
     /// Calls per section.
     pub calls: [u64; SECTIONS],
-    /// Probe pairs (begin + end) counted: the method's own cost is about this many times
-    /// [`probe_pair_ticks`].
-    pub pairs: u64,
 }
 
 impl SectionTimes {
@@ -156,6 +153,11 @@ impl SectionTimes {
     /// Calls of `s`.
     pub fn calls_of(&self, s: Section) -> u64 {
         self.calls[s.index()]
+    }
+    /// Probe pairs (begin + end) made, one a call: the method's own cost is about this many
+    /// times [`probe_pair_ticks`].
+    pub fn pairs(&self) -> u64 {
+        self.calls.iter().sum()
     }
 }
 
@@ -172,7 +174,6 @@ impl Profiler {
             t.ticks[i] = self.c.ticks[i].load(Relaxed);
             t.calls[i] = self.c.calls[i].load(Relaxed);
         }
-        t.pairs = t.calls.iter().sum();
         t
     }
 
@@ -391,40 +392,45 @@ impl<E: Evaluator, P: Probe> Evaluator for ProfiledEval<E, P> {
     }
 }
 
+/// What one kind of device call spent: calls, device clocks, bus words.
+#[derive(Default)]
+pub struct CallCost {
+    calls: AtomicU64,
+    cycles: AtomicU64,
+    words: AtomicU64,
+}
+
+impl CallCost {
+    /// Calls counted.
+    pub fn calls(&self) -> u64 {
+        self.calls.load(Relaxed)
+    }
+    /// Device clocks per call.
+    pub fn clocks_per_call(&self) -> f64 {
+        self.cycles.load(Relaxed) as f64 / self.calls().max(1) as f64
+    }
+    /// Bus words per call.
+    pub fn words_per_call(&self) -> f64 {
+        self.words.load(Relaxed) as f64 / self.calls().max(1) as f64
+    }
+
+    /// Charges one call that took the device from `before` to `after`.
+    fn charge(&self, before: DeviceStats, after: DeviceStats) {
+        self.calls.fetch_add(1, Relaxed);
+        self.cycles.fetch_add(after.cycles - before.cycles, Relaxed);
+        self.words.fetch_add(after.words - before.words, Relaxed);
+    }
+}
+
 /// Device clocks and bus words spent per kind of call, as a [`CostMeter`] counts them.
 #[derive(Default)]
 pub struct CallCosts {
-    /// make / make_null / unmake calls.
-    pub updates: AtomicU64,
-    /// Clocks spent in them.
-    pub update_cycles: AtomicU64,
-    /// Words they moved.
-    pub update_words: AtomicU64,
-    /// generate calls.
-    pub generates: AtomicU64,
-    /// Clocks spent in them.
-    pub generate_cycles: AtomicU64,
-    /// Words they moved.
-    pub generate_words: AtomicU64,
-}
-
-impl CallCosts {
-    /// Clocks per make/unmake.
-    pub fn clocks_per_update(&self) -> f64 {
-        self.update_cycles.load(Relaxed) as f64 / self.updates.load(Relaxed).max(1) as f64
-    }
-    /// Bus words per make/unmake.
-    pub fn words_per_update(&self) -> f64 {
-        self.update_words.load(Relaxed) as f64 / self.updates.load(Relaxed).max(1) as f64
-    }
-    /// Clocks per generate.
-    pub fn clocks_per_generate(&self) -> f64 {
-        self.generate_cycles.load(Relaxed) as f64 / self.generates.load(Relaxed).max(1) as f64
-    }
-    /// Bus words per generate.
-    pub fn words_per_generate(&self) -> f64 {
-        self.generate_words.load(Relaxed) as f64 / self.generates.load(Relaxed).max(1) as f64
-    }
+    /// make / make_null / unmake.
+    pub updates: CallCost,
+    /// generate.
+    pub generates: CallCost,
+    /// in-check queries (a status word on the bus).
+    pub checks: CallCost,
 }
 
 /// A move generator whose device clocks and bus words (from its [`DeviceStats`]) are charged
@@ -440,21 +446,11 @@ impl<D: MoveGenDevice> CostMeter<D> {
         CostMeter { inner, costs }
     }
 
-    /// Runs `f` on the device and charges what it spent to the update or generate counters.
-    fn charged<T>(&mut self, generate: bool, f: impl FnOnce(&mut D) -> T) -> T {
+    /// Runs `f` on the device and charges what it spent to `cost`.
+    fn charged<T>(&mut self, cost: fn(&CallCosts) -> &CallCost, f: impl FnOnce(&mut D) -> T) -> T {
         let before = self.inner.stats();
         let v = f(&mut self.inner);
-        let after = self.inner.stats();
-        let (cycles, words) = (after.cycles - before.cycles, after.words - before.words);
-        let c = &self.costs;
-        let (n, cy, w) = if generate {
-            (&c.generates, &c.generate_cycles, &c.generate_words)
-        } else {
-            (&c.updates, &c.update_cycles, &c.update_words)
-        };
-        n.fetch_add(1, Relaxed);
-        cy.fetch_add(cycles, Relaxed);
-        w.fetch_add(words, Relaxed);
+        cost(&self.costs).charge(before, self.inner.stats());
         v
     }
 }
@@ -464,19 +460,22 @@ impl<D: MoveGenDevice> MoveGenDevice for CostMeter<D> {
         self.inner.load(board)
     }
     fn make(&mut self, m: Move) {
-        self.charged(false, |d| d.make(m))
+        self.charged(|c| &c.updates, |d| d.make(m))
     }
     fn make_null(&mut self) {
-        self.charged(false, |d| d.make_null())
+        self.charged(|c| &c.updates, |d| d.make_null())
     }
     fn unmake(&mut self) {
-        self.charged(false, |d| d.unmake())
+        self.charged(|c| &c.updates, |d| d.unmake())
     }
     fn generate(&mut self, mode: GenMode, out: &mut MoveList) {
-        self.charged(true, |d| d.generate(mode, out))
+        self.charged(|c| &c.generates, |d| d.generate(mode, out))
     }
     fn in_check(&self) -> bool {
-        self.inner.in_check()
+        let before = self.inner.stats();
+        let c = self.inner.in_check();
+        self.costs.checks.charge(before, self.inner.stats());
+        c
     }
     fn position(&self) -> &Position {
         self.inner.position()
@@ -521,6 +520,69 @@ mod tests {
         assert_eq!(t.ticks_of(Section::Tt), 0);
         p.reset();
         assert_eq!(p.times(), SectionTimes::default());
+    }
+
+    /// The software generator with a bus: one word a make or query, three a generate.
+    #[derive(Default)]
+    struct Bused {
+        dev: crate::SoftwareDevice,
+        words: std::cell::Cell<u64>,
+    }
+
+    impl MoveGenDevice for Bused {
+        fn load(&mut self, board: &Board) {
+            self.dev.load(board)
+        }
+        fn make(&mut self, m: Move) {
+            self.words.set(self.words.get() + 1);
+            self.dev.make(m)
+        }
+        fn make_null(&mut self) {
+            self.words.set(self.words.get() + 1);
+            self.dev.make_null()
+        }
+        fn unmake(&mut self) {
+            self.words.set(self.words.get() + 1);
+            self.dev.unmake()
+        }
+        fn generate(&mut self, mode: GenMode, out: &mut MoveList) {
+            self.words.set(self.words.get() + 3);
+            self.dev.generate(mode, out)
+        }
+        fn in_check(&self) -> bool {
+            self.words.set(self.words.get() + 1);
+            self.dev.in_check()
+        }
+        fn position(&self) -> &Position {
+            self.dev.position()
+        }
+        fn stats(&self) -> DeviceStats {
+            DeviceStats {
+                words: self.words.get(),
+                ..DeviceStats::default()
+            }
+        }
+        fn name(&self) -> &'static str {
+            "bused"
+        }
+    }
+
+    #[test]
+    fn the_cost_meter_charges_each_kind_of_call_its_own_words() {
+        let costs = Arc::new(CallCosts::default());
+        let mut d = CostMeter::new(Bused::default(), costs.clone());
+        let mut list = MoveList::new();
+        d.generate(GenMode::All, &mut list);
+        d.make(list[0]);
+        assert!(!d.in_check());
+        assert!(!d.in_check());
+        d.unmake();
+        assert_eq!(costs.generates.calls(), 1);
+        assert_eq!(costs.generates.words_per_call(), 3.0);
+        assert_eq!(costs.updates.calls(), 2);
+        assert_eq!(costs.updates.words_per_call(), 1.0);
+        assert_eq!(costs.checks.calls(), 2);
+        assert_eq!(costs.checks.words_per_call(), 1.0);
     }
 
     #[test]

@@ -6,8 +6,6 @@
 //! feature counts ([`Trace`]): the Texel tuner and the `estuary eval` breakdown use the same code
 //! the search does, with a no-op trace that compiles away.
 
-#![warn(missing_docs)]
-
 mod breakdown;
 pub mod drawish;
 mod masks;

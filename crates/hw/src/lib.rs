@@ -7,7 +7,5 @@
 //! Across units: [`amdahl`], the whole search's speedup when a unit moves into hardware, from
 //! a profile of the software and the co-simulation's clocks per call.
 
-#![warn(missing_docs)]
-
 pub mod amdahl;
 pub mod movegen;

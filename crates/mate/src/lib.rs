@@ -17,9 +17,6 @@
 //! assert_eq!(s.line.len(), 1);
 //! ```
 
-#![deny(clippy::undocumented_unsafe_blocks)]
-#![warn(missing_docs)]
-
 mod chess_game;
 mod dfpn;
 mod game;

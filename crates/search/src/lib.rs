@@ -23,9 +23,6 @@
 //!     multipv: 1, move_overhead: 0, listener, tt: pool.tt().clone() });
 //! ```
 
-#![warn(missing_docs)]
-#![deny(clippy::undocumented_unsafe_blocks)]
-
 pub mod bench;
 pub mod history;
 pub mod limits;

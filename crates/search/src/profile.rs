@@ -58,7 +58,7 @@ pub struct Profile {
 impl Profile {
     /// Ticks of the searches without the probes' own cost.
     pub fn search_ticks(&self) -> f64 {
-        (self.total_ticks as f64 - self.times.pairs as f64 * self.pair_ticks).max(1.0)
+        (self.total_ticks as f64 - self.times.pairs() as f64 * self.pair_ticks).max(1.0)
     }
 
     /// Ticks charged to `s`, less the probes' cost inside it.
@@ -93,7 +93,7 @@ impl Profile {
 
     /// The calibrated probe cost as a fraction of the profiled run's ticks.
     pub fn probe_overhead(&self) -> f64 {
-        self.times.pairs as f64 * self.pair_ticks / self.total_ticks.max(1) as f64
+        self.times.pairs() as f64 * self.pair_ticks / self.total_ticks.max(1) as f64
     }
 
     /// Search nodes per second of the plain run.

@@ -15,9 +15,6 @@
 //! assert_eq!(perft(&pos, 2), 900);
 //! ```
 
-#![deny(clippy::undocumented_unsafe_blocks)]
-#![warn(missing_docs)]
-
 pub mod attacks;
 mod bitboard;
 mod hand;

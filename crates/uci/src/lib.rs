@@ -6,8 +6,6 @@
 //! Errors (bad FEN, illegal move, unknown command or option) become `info string` lines and
 //! leave the engine's previous state in place.
 
-#![warn(missing_docs)]
-
 mod go;
 mod mate_search;
 
