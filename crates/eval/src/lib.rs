@@ -7,6 +7,7 @@
 //! the search does, with a no-op trace that compiles away.
 
 mod breakdown;
+pub mod chip;
 pub mod drawish;
 mod masks;
 pub mod nnue;

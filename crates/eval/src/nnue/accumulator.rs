@@ -41,8 +41,9 @@ impl PieceBoards {
         ])
     }
 
+    /// The squares of colour `c`'s pieces of kind `k`.
     #[inline(always)]
-    fn pieces(&self, c: Color, k: PieceKind) -> Bitboard {
+    pub fn pieces(&self, c: Color, k: PieceKind) -> Bitboard {
         Bitboard(self.0[k.index()].0 & self.0[6 + c.index()].0)
     }
 }
