@@ -22,6 +22,7 @@
 //! the search's business.
 
 use chess::{Board, Move};
+use eval::chip::{ChipAcc, ChipNet};
 use eval::nnue::{Accumulator, Network, PieceBoards};
 use std::sync::Arc;
 
@@ -162,6 +163,68 @@ impl Evaluator for NnueEval {
     }
     fn name(&self) -> &'static str {
         "nnue"
+    }
+}
+
+/// A chip net (`eval::chip`) on its own, in software: the evaluation unit's reference, with
+/// the same stack of accumulators the unit keeps (a hybrid chip net's hand-crafted part is
+/// added by a [`HybridEval`] around it).
+pub struct ChipEval {
+    net: Arc<ChipNet>,
+    accs: Box<[ChipAcc]>,
+    top: usize,
+}
+
+impl ChipEval {
+    /// An evaluator running `net` (its accumulators are filled by [`Evaluator::load`]).
+    pub fn new(net: Arc<ChipNet>) -> ChipEval {
+        ChipEval {
+            net,
+            accs: vec![ChipAcc::default(); STACK].into_boxed_slice(),
+            top: 0,
+        }
+    }
+
+    /// The network it runs.
+    pub fn network(&self) -> &Arc<ChipNet> {
+        &self.net
+    }
+
+    /// The accumulators of the current position (co-simulation compares them).
+    pub fn accumulator(&self) -> &ChipAcc {
+        &self.accs[self.top]
+    }
+}
+
+impl Evaluator for ChipEval {
+    fn load(&mut self, board: &Board) {
+        self.top = 0;
+        self.net.refresh(&mut self.accs[0], board);
+    }
+    #[inline(always)]
+    fn make(&mut self, _m: Move, before: &Board, after: &Board) {
+        let (before, after) = (PieceBoards::of(before), PieceBoards::of(after));
+        let (done, next) = self.accs.split_at_mut(self.top + 1);
+        self.net
+            .update(&mut next[0], &done[self.top], &before, &after);
+        self.top += 1;
+    }
+    #[inline(always)]
+    fn make_null(&mut self) {
+        self.accs[self.top + 1] = self.accs[self.top];
+        self.top += 1;
+    }
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.top -= 1;
+    }
+    #[inline(always)]
+    fn evaluate(&mut self, board: &Board) -> i32 {
+        self.net
+            .evaluate(&self.accs[self.top], board.side_to_move())
+    }
+    fn name(&self) -> &'static str {
+        "chip"
     }
 }
 

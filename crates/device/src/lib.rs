@@ -18,7 +18,8 @@ mod eval;
 mod metered;
 pub mod profile;
 pub use eval::{
-    EvalStats, Evaluator, HandCraftedEval, HybridEval, NnueEval, SoftwareEval, SoftwareKind,
+    ChipEval, EvalStats, Evaluator, HandCraftedEval, HybridEval, NnueEval, SoftwareEval,
+    SoftwareKind,
 };
 pub use metered::{Meter, Metered};
 
