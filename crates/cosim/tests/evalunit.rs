@@ -77,3 +77,37 @@ fn both_nets_agree_with_the_reference_at_every_node_of_game_trees() {
         );
     }
 }
+
+#[test]
+fn searches_on_the_units_visit_the_software_tree() {
+    if !simulator_present() {
+        return;
+    }
+    let boards: Vec<chess::Board> = search::bench::POSITIONS[..4]
+        .iter()
+        .map(|f| chess::Board::from_fen(f).expect("bench FEN"))
+        .collect();
+    for (arch, seed, depth) in [
+        (Arch::estuary(), 21, 5),
+        (Arch::estuary(), 22, 7),
+        (Arch::onechan(), 23, 5),
+    ] {
+        let mut net = ChipNet::random(arch, seed);
+        net.hybrid = depth == 7;
+        let c = cosim::evalunit::compare_searches(Arc::new(net), &boards, depth, 8, |_| {})
+            .expect("verilated model");
+        assert!(
+            c.equal(),
+            "depth {depth}: {:?} against {:?}",
+            c.rtl,
+            c.software
+        );
+        assert!(c.eval.evals > 100 && c.movegen.makes > 100, "{:?}", c.eval);
+        eprintln!(
+            "depth {depth}: nodes {:?}; unit clocks per node {:.1} (evaluate {:.1} per call)",
+            c.rtl,
+            c.eval.cycles as f64 / c.rtl_nodes() as f64,
+            c.clocks.eval as f64 / c.eval.evals as f64
+        );
+    }
+}
