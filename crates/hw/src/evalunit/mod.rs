@@ -29,6 +29,9 @@ pub const FEATURE_ROWS: usize = 769;
 /// Plies the accumulator stack holds (from the loaded position).
 pub const STACK_PLIES: usize = 256;
 
+/// Where `estuary hw gen` writes the unit's RAM images (relative to the repository root).
+pub const GEN_DIR: &str = "hw/evalunit/gen";
+
 /// Why a net does not fit the unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DoesNotFit(pub String);
@@ -165,6 +168,36 @@ impl Image {
     }
 }
 
+/// A `$readmemh` line: the words of one RAM row, most significant first.
+fn hex_line(words: &[u32]) -> String {
+    let mut s: String = words.iter().rev().map(|w| format!("{w:08x}")).collect();
+    s.push('\n');
+    s
+}
+
+impl Image {
+    /// The `$readmemh` files of the unit's RAMs and configuration (the initial contents a
+    /// bitstream carries, so the unit evaluates without a host writing the net first).
+    pub fn files(&self) -> Vec<(&'static str, String)> {
+        let lines = |rows: &mut dyn Iterator<Item = &[u32]>| rows.map(hex_line).collect::<String>();
+        vec![
+            (
+                "features.hex",
+                lines(&mut self.features.iter().map(|r| &r[..])),
+            ),
+            (
+                "weights.hex",
+                lines(&mut self.weights.iter().map(|r| &r[..])),
+            ),
+            ("biases.hex", lines(&mut self.biases.iter().map(|r| &r[..]))),
+            (
+                "config.hex",
+                lines(&mut self.config.iter().map(std::slice::from_ref)),
+            ),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +232,21 @@ mod tests {
             .map(|w| w.to_le_bytes().iter().filter(|&&b| b != 0).count())
             .sum();
         assert_eq!(nonzero_net, nonzero_img);
+    }
+
+    #[test]
+    fn hex_files_hold_every_row_most_significant_word_first() {
+        let img = Image::of(&ChipNet::random(Arch::estuary(), 2)).unwrap();
+        let files = img.files();
+        let features = &files[0].1;
+        assert_eq!(features.lines().count(), FEATURE_ROWS);
+        let first = features.lines().next().unwrap();
+        assert_eq!(first.len(), 8 * ROW_WORDS);
+        assert_eq!(
+            &first[first.len() - 8..],
+            format!("{:08x}", img.features[0][0])
+        );
+        assert_eq!(files[3].1.lines().count(), LAYERS + 1);
     }
 
     #[test]
