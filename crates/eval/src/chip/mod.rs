@@ -12,6 +12,8 @@
 //! The shapes are [`Arch::estuary`] (ours) and [`Arch::onechan`] (the ONe-ChAn seed's MLP); the
 //! file format and the quantisation scales are in docs/evalunit.md.
 
+pub mod simd;
+
 use crate::nnue::{feature, PieceBoards};
 use chess::{Bitboard, Board, Color, PieceKind};
 use std::fmt;
@@ -442,6 +444,19 @@ impl ChipNet {
         before: &PieceBoards,
         after: &PieceBoards,
     ) {
+        self.update_using(child, parent, before, after, simd::avx2_available());
+    }
+
+    /// [`ChipNet::update`] with the AVX2 kernels or the scalar ones (the same bits).
+    #[inline]
+    pub fn update_using(
+        &self,
+        child: &mut ChipAcc,
+        parent: &ChipAcc,
+        before: &PieceBoards,
+        after: &PieceBoards,
+        avx2: bool,
+    ) {
         let n = self.arch.lanes;
         let (subs, ns, adds, na) = changes(before, after);
         for &persp in self.perspectives() {
@@ -449,10 +464,10 @@ impl ChipNet {
             let lanes = &mut child.v[p][..n];
             lanes.copy_from_slice(&parent.v[p][..n]);
             for &(c, k, s) in &subs[..ns] {
-                sub_row(lanes, self.row(feature(persp, c, k, s)));
+                simd::add_row(lanes, self.row(feature(persp, c, k, s)), true, avx2);
             }
             for &(c, k, s) in &adds[..na] {
-                add_row(lanes, self.row(feature(persp, c, k, s)));
+                simd::add_row(lanes, self.row(feature(persp, c, k, s)), false, avx2);
             }
         }
     }
@@ -479,11 +494,17 @@ impl ChipNet {
     /// The output sum of the dense layers (units of 1/8192) for the side to move `stm`, and
     /// every layer's activations if `trace` is given (`trace[l]`: layer `l`'s outputs; the
     /// output layer's entry holds nothing).
-    pub fn output_sum(
+    pub fn output_sum(&self, acc: &ChipAcc, stm: Color, trace: Option<&mut Vec<Vec<u8>>>) -> i32 {
+        self.output_sum_using(acc, stm, trace, simd::avx2_available())
+    }
+
+    /// [`ChipNet::output_sum`] with the AVX2 kernels or the scalar ones (the same bits).
+    pub fn output_sum_using(
         &self,
         acc: &ChipAcc,
         stm: Color,
         mut trace: Option<&mut Vec<Vec<u8>>>,
+        avx2: bool,
     ) -> i32 {
         let mut x = [0u8; 2 * MAX_WIDTH];
         let mut y = [0u8; 2 * MAX_WIDTH];
@@ -492,10 +513,11 @@ impl ChipNet {
         for (l, d) in self.dense.iter().enumerate() {
             debug_assert_eq!(d.inputs, len);
             if l == last {
-                return dot(&d.weights, &x[..len]).wrapping_add(d.bias[0]);
+                return simd::dot(&d.weights, &x[..len], avx2).wrapping_add(d.bias[0]);
             }
             for j in 0..d.outputs {
-                let s = dot(&d.weights[j * len..(j + 1) * len], &x[..len]).wrapping_add(d.bias[j]);
+                let s = simd::dot(&d.weights[j * len..(j + 1) * len], &x[..len], avx2)
+                    .wrapping_add(d.bias[j]);
                 y[j] = clip(s >> HIDDEN_SHIFT);
             }
             if let Some(t) = trace.as_deref_mut() {
@@ -511,7 +533,13 @@ impl ChipNet {
     /// correction to the hand-crafted evaluation).
     #[inline]
     pub fn evaluate(&self, acc: &ChipAcc, stm: Color) -> i32 {
-        let cp = centipawns(self.output_sum(acc, stm, None));
+        self.evaluate_using(acc, stm, simd::avx2_available())
+    }
+
+    /// [`ChipNet::evaluate`] with the AVX2 kernels or the scalar ones (the same bits).
+    #[inline]
+    pub fn evaluate_using(&self, acc: &ChipAcc, stm: Color, avx2: bool) -> i32 {
+        let cp = centipawns(self.output_sum_using(acc, stm, None, avx2));
         if self.arch.perspectives == 1 && stm == Color::Black {
             -cp
         } else {
@@ -545,26 +573,9 @@ fn clip(v: i32) -> u8 {
     v.clamp(0, ACT_MAX) as u8
 }
 
-/// `sum w[i] * x[i]` in `i32`.
-#[inline(always)]
-fn dot(w: &[i8], x: &[u8]) -> i32 {
-    w.iter()
-        .zip(x)
-        .fold(0i32, |s, (&w, &x)| s.wrapping_add(w as i32 * x as i32))
-}
-
 #[inline(always)]
 fn add_row(lanes: &mut [i16], row: &[i16]) {
-    for (a, &w) in lanes.iter_mut().zip(row) {
-        *a = a.wrapping_add(w);
-    }
-}
-
-#[inline(always)]
-fn sub_row(lanes: &mut [i16], row: &[i16]) {
-    for (a, &w) in lanes.iter_mut().zip(row) {
-        *a = a.wrapping_sub(w);
-    }
+    simd::add_row(lanes, row, false, simd::avx2_available());
 }
 
 #[cfg(test)]

@@ -196,3 +196,34 @@ fn files_round_trip_and_bad_files_say_why() {
         "768 -> 64 (x2) -> 8 -> 16 -> 1"
     );
 }
+
+#[test]
+fn avx2_and_scalar_inference_give_the_same_bits() {
+    if !simd::avx2_available() {
+        eprintln!("skipped: no AVX2 on this CPU");
+        return;
+    }
+    for arch in [Arch::estuary(), Arch::onechan()] {
+        let net = ChipNet::random(arch, 31);
+        let mut pos = Position::from_fen(FENS[0]).expect("test FEN");
+        let mut root = ChipAcc::default();
+        net.refresh(&mut root, pos.board());
+        let mut list = MoveList::new();
+        pos.generate_into(GenMode::All, &mut list);
+        for &m in list.iter() {
+            let before = PieceBoards::of(pos.board());
+            pos.make(m);
+            let after = PieceBoards::of(pos.board());
+            let (mut a, mut b) = (ChipAcc::default(), ChipAcc::default());
+            net.update_using(&mut a, &root, &before, &after, true);
+            net.update_using(&mut b, &root, &before, &after, false);
+            assert_eq!(a, b);
+            let stm = pos.board().side_to_move();
+            assert_eq!(
+                net.evaluate_using(&a, stm, true),
+                net.evaluate_using(&a, stm, false)
+            );
+            pos.unmake();
+        }
+    }
+}
