@@ -138,11 +138,7 @@ fn bench_chip_rtl(
     if !cosim::available() {
         return Err("this estuary was built without verilator: no RTL device (apt-get install verilator, rebuild)".into());
     }
-    let net = match net {
-        Some(path) => eval::chip::ChipNet::load(&path).map_err(|e| e.to_string())?,
-        None => return Err("--eval chip needs --net FILE (a chip net, ESTCHIP1)".into()),
-    };
-    let net = std::sync::Arc::new(net);
+    let net = std::sync::Arc::new(crate::chip_net(net)?);
     let fens = &POSITIONS[..count.min(POSITIONS.len())];
     let boards: Vec<Board> = fens
         .iter()

@@ -7,6 +7,10 @@
 //!   projected time of perft trees with every node on the bus (the thesis' split) against
 //!   offloading the last K plies as one command (`hw::movegen::traffic`, on the co-simulated
 //!   RTL).
+//! * `hw eval [--net FILE] [--mhz F] [--repeat R]` times the chip net's inference on this CPU
+//!   (AVX2 and scalar: ns per incremental update and per evaluation) on every move of the
+//!   bench positions, and runs the same updates and evaluations on the co-simulated
+//!   evaluation unit: clocks per call, and time and throughput at F MHz.
 
 use crate::args::Args;
 use cosim::movegen::RtlDevice;
@@ -16,7 +20,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: estuary hw gen [--out DIR] | estuary hw traffic [--depth D] [--offload K]";
+    "usage: estuary hw gen [--out DIR] [--net FILE] | estuary hw traffic [--depth D] \
+     [--offload K] | estuary hw eval [--net FILE] [--mhz F] [--repeat R]";
 
 /// Runs `estuary hw gen|traffic ...`.
 pub fn run(rest: &[String]) -> Result<ExitCode, String> {
@@ -27,6 +32,7 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
     match sub {
         "gen" => gen(rest),
         "traffic" => traffic(rest),
+        "eval" => eval_unit(rest),
         _ => Err(format!("unknown hw command '{sub}'\n{USAGE}")),
     }
 }
@@ -102,5 +108,134 @@ fn traffic(rest: &[String]) -> Result<ExitCode, String> {
             t.word_reduction()
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `estuary hw eval`: the chip net on this CPU against the co-simulated evaluation unit.
+fn eval_unit(rest: &[String]) -> Result<ExitCode, String> {
+    use chess::{Board, GenMode, MoveList};
+    use device::Evaluator;
+    use eval::chip::ChipAcc;
+    use eval::nnue::PieceBoards;
+    use std::hint::black_box;
+    use std::time::Instant;
+
+    let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
+    let e = |e: crate::args::ArgError| e.to_string();
+    let mhz: f64 = args
+        .parsed("mhz")
+        .map_err(e)?
+        .unwrap_or(hw::evalunit::CLOCK_MHZ);
+    let repeat: usize = args.parsed("repeat").map_err(e)?.unwrap_or(200);
+    let net = crate::chip_net(args.value("net"))?;
+    args.finish().map_err(e)?;
+    if !(mhz > 0.0 && mhz.is_finite()) || repeat == 0 {
+        return Err("--mhz and --repeat must be positive".into());
+    }
+
+    // Every move of every bench position: the parent's accumulators and both placements.
+    let mut cases = Vec::new();
+    for fen in search::bench::POSITIONS {
+        let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
+        let mut acc = ChipAcc::default();
+        net.refresh(&mut acc, &b);
+        let mut list = MoveList::new();
+        b.generate_into(GenMode::All, &mut list);
+        for &m in list.iter() {
+            let after = b.played(m);
+            cases.push((b, m, acc, PieceBoards::of(&b), after));
+        }
+    }
+    let n = cases.len();
+    let children: Vec<ChipAcc> = cases
+        .iter()
+        .map(|(_, _, parent, before, after)| {
+            let mut c = ChipAcc::default();
+            net.update(&mut c, parent, before, &PieceBoards::of(after));
+            c
+        })
+        .collect();
+    println!(
+        "Chip net {} on {n} moves of the {} bench positions",
+        net.arch,
+        search::bench::POSITIONS.len()
+    );
+    println!(
+        "{:<26} {:>12} {:>12} {:>16}",
+        "", "ns/update", "ns/evaluate", "update+eval/s"
+    );
+    let mut cpu_best = f64::INFINITY;
+    let kinds: &[(&str, bool)] = if eval::chip::simd::avx2_available() {
+        &[("CPU, AVX2 (this machine)", true), ("CPU, scalar", false)]
+    } else {
+        &[("CPU, scalar (no AVX2)", false)]
+    };
+    for &(name, avx2) in kinds {
+        let mut child = ChipAcc::default();
+        let t = Instant::now();
+        for _ in 0..repeat {
+            for (_, _, parent, before, after) in &cases {
+                net.update_using(
+                    &mut child,
+                    black_box(parent),
+                    before,
+                    &PieceBoards::of(after),
+                    avx2,
+                );
+                black_box(&child);
+            }
+        }
+        let update = t.elapsed().as_nanos() as f64 / (repeat * n) as f64;
+        let t = Instant::now();
+        let mut sum = 0i64;
+        for _ in 0..repeat {
+            for (c, (_, _, _, _, after)) in children.iter().zip(&cases) {
+                sum += net.evaluate_using(black_box(c), after.side_to_move(), avx2) as i64;
+            }
+        }
+        black_box(sum);
+        let evaluate = t.elapsed().as_nanos() as f64 / (repeat * n) as f64;
+        cpu_best = cpu_best.min(update + evaluate);
+        println!(
+            "{name:<26} {update:>12.1} {evaluate:>12.1} {:>15.2}M",
+            1e3 / (update + evaluate)
+        );
+    }
+    if !cosim::available() {
+        println!(
+            "(no co-simulation in this build: install verilator and rebuild for the unit's clocks)"
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut unit = cosim::evalunit::RtlEval::new(std::sync::Arc::new(net.clone()))
+        .map_err(|e| e.to_string())?;
+    let mut last = None;
+    for (b, m, _, _, after) in &cases {
+        if last != Some(*b) {
+            unit.load(b);
+            last = Some(*b);
+        }
+        unit.make(*m, b, after);
+        unit.evaluate(after);
+        unit.unmake();
+    }
+    let (s, c) = (unit.stats(), unit.clocks());
+    let (cu, ce) = (
+        c.make as f64 / s.makes as f64,
+        c.eval as f64 / s.evals as f64,
+    );
+    let ns = 1e3 / mhz;
+    println!(
+        "{:<26} {:>12.1} {:>12.1} {:>15.2}M   ({cu:.2} + {ce:.2} clocks at {mhz} MHz; unmake {:.2})",
+        "evaluation unit (RTL)",
+        cu * ns,
+        ce * ns,
+        mhz / (cu + ce),
+        c.unmake as f64 / s.unmakes as f64
+    );
+    println!(
+        "unit against the fastest CPU kernel: {:.2}x per update + evaluate",
+        cpu_best / ((cu + ce) * ns)
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -35,6 +35,8 @@ commands:
   hw gen [--out DIR]  write the Verilog ROMs/constants (hw/movegen/gen) from the Rust model
   hw traffic [--depth D] [--offload K] [--mhz F] [--ns-per-word NS]
                       bus words and device clocks of perft trees on the co-simulated generator
+  hw eval [--net FILE] [--mhz F] [--repeat R]
+                      the chip net on this CPU (AVX2, scalar) against the co-simulated unit
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
@@ -61,6 +63,14 @@ commands:
                       read a net file and print its start-position score; with data, its loss
   help                this text
 ";
+
+/// The chip net of `--net FILE`, or the one built in.
+pub(crate) fn chip_net(path: Option<String>) -> Result<eval::chip::ChipNet, String> {
+    match path {
+        Some(p) => eval::chip::ChipNet::load(&p).map_err(|e| e.to_string()),
+        None => Err("give a chip net with --net FILE (ESTCHIP1)".into()),
+    }
+}
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
