@@ -15,10 +15,16 @@ struct Unit {
 }
 
 /// The units to verilate. A new one is its hw/<dir>, csrc/<dir>.cpp and a line here.
-const UNITS: &[Unit] = &[Unit {
-    dir: "movegen",
-    top: "estuary_movegen",
-}];
+const UNITS: &[Unit] = &[
+    Unit {
+        dir: "movegen",
+        top: "estuary_movegen",
+    },
+    Unit {
+        dir: "evalunit",
+        top: "estuary_evalunit",
+    },
+];
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(verilated)");

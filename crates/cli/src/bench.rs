@@ -29,7 +29,11 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         None => None,
         Some("hce") => Some(None),
         Some("nnue") => Some(Some(eval::nnue::Network::embedded())),
-        Some(other) => return Err(format!("unknown eval '{other}' (hce, nnue)")),
+        Some("chip") if args.value("device").is_some() => None,
+        Some("chip") => {
+            return Err("--eval chip runs on the co-simulated unit: add --device rtl".into())
+        }
+        Some(other) => return Err(format!("unknown eval '{other}' (hce, nnue, chip)")),
     };
     if let Some(dev) = args.value("device") {
         // `--device rtl`: the co-simulated Verilog generator, on fewer positions.
@@ -38,6 +42,9 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             .map_err(|e| e.to_string())?
             .unwrap_or(8);
         return match dev.as_str() {
+            "rtl" if args.value("eval").as_deref() == Some("chip") => {
+                bench_chip_rtl(args.value("net"), depth, hash, count)
+            }
             "rtl" => bench_rtl(depth, hash, count),
             "software" => Err("--device software is the default: leave --device out".into()),
             other => Err(format!("unknown device '{other}' (rtl)")),
@@ -110,6 +117,83 @@ fn bench_rtl(depth: i32, hash_mb: usize, count: usize) -> Result<ExitCode, Strin
         "Device clocks   : {}  ({:.2} per node)",
         st.cycles,
         st.cycles as f64 / rtl_nodes.max(1) as f64
+    );
+    println!("Simulated in    : {} ms", t0.elapsed().as_millis());
+    if !c.equal() {
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `estuary bench --device rtl --eval chip [--net FILE]`: the bench search on the first `count`
+/// positions with evaluation on the co-simulated evaluation unit and move generation on the
+/// co-simulated generator, next to the software search with the same chip net
+/// (`cosim::evalunit::compare_searches`); prints both node counts and the unit's clocks.
+fn bench_chip_rtl(
+    net: Option<String>,
+    depth: i32,
+    hash_mb: usize,
+    count: usize,
+) -> Result<ExitCode, String> {
+    if !cosim::available() {
+        return Err("this estuary was built without verilator: no RTL device (apt-get install verilator, rebuild)".into());
+    }
+    let net = match net {
+        Some(path) => eval::chip::ChipNet::load(&path).map_err(|e| e.to_string())?,
+        None => return Err("--eval chip needs --net FILE (a chip net, ESTCHIP1)".into()),
+    };
+    let net = std::sync::Arc::new(net);
+    let fens = &POSITIONS[..count.min(POSITIONS.len())];
+    let boards: Vec<Board> = fens
+        .iter()
+        .map(|f| Board::from_fen(f).expect("bench FEN"))
+        .collect();
+    let t0 = Instant::now();
+    let c = cosim::evalunit::compare_searches(net.clone(), &boards, depth, hash_mb, |c| {
+        let i = c.rtl.len() - 1;
+        eprintln!("{}: software {} rtl {}", fens[i], c.software[i], c.rtl[i]);
+    })
+    .map_err(|e| e.to_string())?;
+    let nodes = c.rtl_nodes();
+    let per = |x: u64, n: u64| x as f64 / n.max(1) as f64;
+    let (st, cl) = (c.eval, c.clocks);
+    println!("===========================");
+    println!(
+        "Net             : {}{}",
+        net.arch,
+        if net.hybrid { " (hybrid)" } else { "" }
+    );
+    println!("Positions       : {count} (depth {depth})");
+    println!("Nodes software  : {}", c.software.iter().sum::<u64>());
+    println!(
+        "Nodes rtl       : {nodes}{}",
+        if c.equal() {
+            " (equal)"
+        } else {
+            " (DIFFERENT)"
+        }
+    );
+    println!(
+        "Unit calls      : loads {} makes {} nulls {} unmakes {} evaluates {}",
+        st.loads, st.makes, st.nulls, st.unmakes, st.evals
+    );
+    println!(
+        "Unit clocks/call: make {:.2}  null {:.2}  unmake {:.2}  evaluate {:.2}",
+        per(cl.make, st.makes),
+        per(cl.null, st.nulls),
+        per(cl.unmake, st.unmakes),
+        per(cl.eval, st.evals)
+    );
+    println!(
+        "Unit clocks     : {}  ({:.2} per node, evaluating {:.2} per node)",
+        st.cycles,
+        per(st.cycles, nodes),
+        per(cl.eval, nodes)
+    );
+    println!(
+        "Generator clocks: {}  ({:.2} per node)",
+        c.movegen.cycles,
+        per(c.movegen.cycles, nodes)
     );
     println!("Simulated in    : {} ms", t0.elapsed().as_millis());
     if !c.equal() {

@@ -38,7 +38,7 @@ commands:
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
-  bench [DEPTH] --device rtl [--positions N]
+  bench [DEPTH] --device rtl [--positions N] [--eval chip --net FILE]
                       the same search on the co-simulated Verilog generator beside the software
   profile [--fen FEN | --epd FILE] [--depth D | --nodes N] [--eval hce|nnue] [--bus-ns NS]
           [--cosim-positions N] [--cosim-depth D] [--svg FILE]

@@ -9,6 +9,8 @@ pub enum RtlError {
     NotBuilt,
     /// The design did not finish within the harness' cycle limit.
     Hung,
+    /// The unit cannot take what it was given (a net that does not fit it).
+    Refused(String),
 }
 
 impl fmt::Display for RtlError {
@@ -16,6 +18,7 @@ impl fmt::Display for RtlError {
         match self {
             RtlError::NotBuilt => f.write_str("estuary-cosim was built without verilator"),
             RtlError::Hung => f.write_str("the RTL design did not finish"),
+            RtlError::Refused(why) => f.write_str(why),
         }
     }
 }

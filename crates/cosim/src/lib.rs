@@ -3,12 +3,15 @@
 //!
 //! * [`movegen`]: the move generator of `hw/movegen/` as a [`device::MoveGenDevice`], and the
 //!   engine's searches run on it against the software generator.
+//! * [`evalunit`]: the evaluation unit of `hw/evalunit/` as a [`device::Evaluator`], checked
+//!   against the chip net's Rust reference at every node.
 //!
 //! `build.rs` verilates every unit and compiles it with its C++ harness (`csrc/<unit>.cpp`).
 //! Without Verilator at build time the crate is a stub: [`available`] is false and every
 //! simulation's constructor returns [`RtlError::NotBuilt`].
 
 mod error;
+pub mod evalunit;
 pub mod movegen;
 
 pub use error::RtlError;

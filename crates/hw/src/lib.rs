@@ -3,9 +3,11 @@
 //! boundary traffic that the co-simulation (`estuary-cosim`) is measured against.
 //!
 //! * [`movegen`]: the move generator of `hw/movegen/`.
+//! * [`evalunit`]: the evaluation unit of `hw/evalunit/` (the chip net's memory image).
 //!
 //! Across units: [`amdahl`], the whole search's speedup when a unit moves into hardware, from
 //! a profile of the software and the co-simulation's clocks per call.
 
 pub mod amdahl;
+pub mod evalunit;
 pub mod movegen;

@@ -1,0 +1,96 @@
+// C interface to the verilated evaluation unit, driven one clock at a time. A command waits
+// for `ready` (clocking idle, counted), is given for one clock edge, and returns the clocks it
+// waited; eval() clocks until result_valid. peek() reads the accumulator stack's top through
+// Verilator's public access (a test back door, no clock, no port on the chip).
+#include <cstdint>
+#include "Vevalunit.h"
+#include "Vevalunit___024root.h"
+#include "verilated.h"
+
+namespace {
+constexpr int kGuard = 100000;
+
+struct Sim {
+    VerilatedContext ctx;
+    Vevalunit* top;
+    uint64_t cycles = 0;
+    Sim() { top = new Vevalunit(&ctx); }
+    ~Sim() { top->final(); delete top; }
+    void tick() {
+        top->clk = 0;
+        top->eval();
+        top->clk = 1;
+        top->eval();
+        ++cycles;
+    }
+    bool wait_ready() {
+        for (int g = 0; g < kGuard; ++g) {
+            top->eval();
+            if (top->ready) return true;
+            tick();
+        }
+        return false;
+    }
+};
+}  // namespace
+
+extern "C" {
+
+void* estuary_evalunit_new() {
+    Sim* s = new Sim();
+    s->top->cmd_valid = 0;
+    s->top->rst = 1;
+    s->tick();
+    s->tick();
+    s->top->rst = 0;
+    s->tick();
+    s->cycles = 0;
+    return s;
+}
+
+void estuary_evalunit_free(void* h) { delete static_cast<Sim*>(h); }
+
+// One command (see hw/evalunit/estuary_evalunit.v). Returns 0 if the unit never became ready.
+int estuary_evalunit_command(void* h, uint32_t cmd, uint32_t addr, uint32_t data) {
+    Sim* s = static_cast<Sim*>(h);
+    if (!s->wait_ready()) return 0;
+    s->top->cmd_valid = 1;
+    s->top->cmd = cmd;
+    s->top->cmd_addr = addr;
+    s->top->cmd_data = data;
+    s->tick();
+    s->top->cmd_valid = 0;
+    return 1;
+}
+
+// Waits until the unit is ready again (the last command done). Returns 0 if it never is.
+int estuary_evalunit_settle(void* h) { return static_cast<Sim*>(h)->wait_ready() ? 1 : 0; }
+
+// EVAL: writes the score and returns 1, or returns 0 if no result came.
+int estuary_evalunit_eval(void* h, int32_t* score) {
+    Sim* s = static_cast<Sim*>(h);
+    if (!estuary_evalunit_command(h, 5, 0, 0)) return 0;
+    for (int g = 0; g < kGuard; ++g) {
+        s->top->eval();
+        if (s->top->result_valid) {
+            *score = static_cast<int32_t>(s->top->score);
+            return 1;
+        }
+        s->tick();
+    }
+    return 0;
+}
+
+// The accumulator stack's top entry: 4 words of 512 bits (16 x 32 bits each) into out[64].
+void estuary_evalunit_peek(void* h, uint32_t* out) {
+    Sim* s = static_cast<Sim*>(h);
+    Vevalunit___024root* r = s->top->rootp;
+    uint32_t top = r->estuary_evalunit__DOT__acc__DOT__top;
+    for (uint32_t q = 0; q < 4; ++q) {
+        const auto& w = r->estuary_evalunit__DOT__acc__DOT__stack[(top << 2) | q];
+        for (int i = 0; i < 16; ++i) out[16 * q + i] = w[i];
+    }
+}
+
+uint64_t estuary_evalunit_cycles(void* h) { return static_cast<Sim*>(h)->cycles; }
+}

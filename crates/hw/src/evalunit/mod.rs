@@ -1,0 +1,267 @@
+//! The evaluation unit of `hw/evalunit/`: its fixed dimensions, and the memory image of a chip
+//! net (`eval::chip`) that the host writes into it (or that `estuary hw gen` writes as the RAMs'
+//! initial contents).
+//!
+//! The unit holds 64 accumulator lanes per perspective (a narrower net's lanes are padded with
+//! zeros), runs dense layers of up to 128 inputs and outputs on its 8 x 16 cell matrix, and
+//! has room for 128 weight words, 32 bias words and 8 layers. Layout of every word:
+//! hw/evalunit/matrix_unit.v and estuary_evalunit.v.
+
+use eval::chip::{Arch, ChipNet};
+use std::fmt;
+
+/// Accumulator lanes per perspective in the hardware.
+pub const LANES: usize = 64;
+/// Output rows of the matrix (outputs computed at once).
+pub const ROWS: usize = 8;
+/// Input columns of the matrix (inputs taken a clock).
+pub const COLS: usize = 16;
+/// Weight words in the weight RAM.
+pub const WEIGHT_WORDS: usize = 128;
+/// Bias words in the bias RAM.
+pub const BIAS_WORDS: usize = 32;
+/// Dense layers the configuration holds.
+pub const LAYERS: usize = 8;
+/// 32-bit words of a feature row (64 lanes of 16 bits).
+pub const ROW_WORDS: usize = 32;
+/// Feature rows: 768 features, then the biases.
+pub const FEATURE_ROWS: usize = 769;
+/// Plies the accumulator stack holds (from the loaded position).
+pub const STACK_PLIES: usize = 256;
+
+/// Where `estuary hw gen` writes the unit's RAM images (relative to the repository root).
+pub const GEN_DIR: &str = "hw/evalunit/gen";
+
+/// Why a net does not fit the unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DoesNotFit(pub String);
+
+impl fmt::Display for DoesNotFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the net does not fit the evaluation unit: {}", self.0)
+    }
+}
+
+impl std::error::Error for DoesNotFit {}
+
+/// The contents of the unit's RAMs and configuration registers for one net.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// Feature rows (768, then the biases), 32 words each: word `i` holds lanes `2i` (low
+    /// half) and `2i + 1`.
+    pub features: Vec<[u32; ROW_WORDS]>,
+    /// Weight words, 32 words (128 bytes) each: byte `16r + k` is cell (row `r`, column `k`).
+    pub weights: Vec<[u32; 32]>,
+    /// Bias words: the 8 biases of one pass.
+    pub biases: Vec<[u32; ROWS]>,
+    /// Configuration words: one per layer, then at index [`LAYERS`] the global word.
+    pub config: [u32; LAYERS + 1],
+}
+
+/// Where the first dense layer's input `i` (of `P x H`) sits in the unit's input buffer: the
+/// side to move's lanes at 0-63, the other side's at 64-127.
+fn input_position(arch: &Arch, i: usize) -> usize {
+    (i / arch.lanes) * LANES + i % arch.lanes
+}
+
+impl Image {
+    /// The image of `net`, or why it does not fit.
+    pub fn of(net: &ChipNet) -> Result<Image, DoesNotFit> {
+        let arch = &net.arch;
+        let bad = |s: String| Err(DoesNotFit(s));
+        if arch.lanes > LANES {
+            return bad(format!("{} lanes, the unit has {LANES}", arch.lanes));
+        }
+        if arch.layers.len() > LAYERS {
+            return bad(format!(
+                "{} dense layers, the unit holds {LAYERS}",
+                arch.layers.len()
+            ));
+        }
+        let mut features = Vec::with_capacity(FEATURE_ROWS);
+        for f in 0..FEATURE_ROWS {
+            let row = if f < eval::chip::INPUTS {
+                net.row(f)
+            } else {
+                &net.ft_bias[..]
+            };
+            let mut words = [0u32; ROW_WORDS];
+            for (i, &w) in row.iter().enumerate() {
+                words[i / 2] |= (w as u16 as u32) << (16 * (i % 2));
+            }
+            features.push(words);
+        }
+        let (mut weights, mut biases) = (Vec::new(), Vec::new());
+        let mut config = [0u32; LAYERS + 1];
+        for (l, d) in net.dense.iter().enumerate() {
+            // Positions of the inputs in the unit's buffer.
+            let span = if l == 0 {
+                input_position(arch, d.inputs - 1) + 1
+            } else {
+                d.inputs
+            };
+            let chunks = span.div_ceil(COLS);
+            let passes = d.outputs.div_ceil(ROWS);
+            config[l] = chunks as u32
+                | (passes as u32) << 4
+                | (weights.len() as u32) << 9
+                | (biases.len() as u32) << 16;
+            for p in 0..passes {
+                let mut bias = [0u32; ROWS];
+                for (r, b) in bias.iter_mut().enumerate() {
+                    if let Some(&v) = d.bias.get(p * ROWS + r) {
+                        *b = v as u32;
+                    }
+                }
+                biases.push(bias);
+                for c in 0..chunks {
+                    let mut bytes = [0u8; ROWS * COLS];
+                    for r in 0..ROWS {
+                        let j = p * ROWS + r;
+                        if j >= d.outputs {
+                            continue;
+                        }
+                        for i in 0..d.inputs {
+                            let pos = if l == 0 { input_position(arch, i) } else { i };
+                            if pos / COLS == c {
+                                bytes[r * COLS + pos % COLS] = d.weights[j * d.inputs + i] as u8;
+                            }
+                        }
+                    }
+                    let mut word = [0u32; 32];
+                    for (i, b) in bytes.iter().enumerate() {
+                        word[i / 4] |= (*b as u32) << (8 * (i % 4));
+                    }
+                    weights.push(word);
+                }
+            }
+        }
+        if weights.len() > WEIGHT_WORDS {
+            return bad(format!(
+                "{} weight words, the RAM holds {WEIGHT_WORDS}",
+                weights.len()
+            ));
+        }
+        if biases.len() > BIAS_WORDS {
+            return bad(format!(
+                "{} bias words, the RAM holds {BIAS_WORDS}",
+                biases.len()
+            ));
+        }
+        config[LAYERS] = (arch.perspectives == 1) as u32 | (arch.layers.len() as u32) << 4;
+        Ok(Image {
+            features,
+            weights,
+            biases,
+            config,
+        })
+    }
+
+    /// Clocks of the matrix unit for one evaluation: for each layer, one issue per pass and
+    /// chunk, then 4 clocks for the pipeline to drain.
+    pub fn matrix_clocks(&self) -> u64 {
+        let layers = (self.config[LAYERS] >> 4) as usize;
+        self.config[..layers]
+            .iter()
+            .map(|&c| ((c & 15) * ((c >> 4) & 31)) as u64 + 4)
+            .sum()
+    }
+}
+
+/// A `$readmemh` line: the words of one RAM row, most significant first.
+fn hex_line(words: &[u32]) -> String {
+    let mut s: String = words.iter().rev().map(|w| format!("{w:08x}")).collect();
+    s.push('\n');
+    s
+}
+
+impl Image {
+    /// The `$readmemh` files of the unit's RAMs and configuration (the initial contents a
+    /// bitstream carries, so the unit evaluates without a host writing the net first).
+    pub fn files(&self) -> Vec<(&'static str, String)> {
+        let lines = |rows: &mut dyn Iterator<Item = &[u32]>| rows.map(hex_line).collect::<String>();
+        vec![
+            (
+                "features.hex",
+                lines(&mut self.features.iter().map(|r| &r[..])),
+            ),
+            (
+                "weights.hex",
+                lines(&mut self.weights.iter().map(|r| &r[..])),
+            ),
+            ("biases.hex", lines(&mut self.biases.iter().map(|r| &r[..]))),
+            (
+                "config.hex",
+                lines(&mut self.config.iter().map(std::slice::from_ref)),
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_shapes_fit_and_their_schedules_are_as_documented() {
+        let ours = Image::of(&ChipNet::random(Arch::estuary(), 1)).unwrap();
+        // 128 -> 8: 1 pass x 8 chunks; 8 -> 16: 2 x 1; 16 -> 1: 1 x 1.
+        assert_eq!(ours.weights.len(), 11);
+        assert_eq!(ours.biases.len(), 4);
+        assert_eq!(ours.matrix_clocks(), 8 + 2 + 1 + 3 * 4);
+        let onechan = Image::of(&ChipNet::random(Arch::onechan(), 1)).unwrap();
+        // 64 -> 64 three times: 8 passes x 4 chunks; 64 -> 1: 1 x 4.
+        assert_eq!(onechan.weights.len(), 3 * 32 + 4);
+        assert_eq!(onechan.biases.len(), 25);
+        assert_eq!(onechan.config[LAYERS], 1 | 4 << 4);
+    }
+
+    #[test]
+    fn every_weight_lands_in_exactly_one_cell() {
+        let net = ChipNet::random(Arch::estuary(), 5);
+        let img = Image::of(&net).unwrap();
+        let nonzero_net: usize = net
+            .dense
+            .iter()
+            .map(|d| d.weights.iter().filter(|&&w| w != 0).count())
+            .sum();
+        let nonzero_img: usize = img
+            .weights
+            .iter()
+            .flatten()
+            .map(|w| w.to_le_bytes().iter().filter(|&&b| b != 0).count())
+            .sum();
+        assert_eq!(nonzero_net, nonzero_img);
+    }
+
+    #[test]
+    fn hex_files_hold_every_row_most_significant_word_first() {
+        let img = Image::of(&ChipNet::random(Arch::estuary(), 2)).unwrap();
+        let files = img.files();
+        let features = &files[0].1;
+        assert_eq!(features.lines().count(), FEATURE_ROWS);
+        let first = features.lines().next().unwrap();
+        assert_eq!(first.len(), 8 * ROW_WORDS);
+        assert_eq!(
+            &first[first.len() - 8..],
+            format!("{:08x}", img.features[0][0])
+        );
+        assert_eq!(files[3].1.lines().count(), LAYERS + 1);
+    }
+
+    #[test]
+    fn a_net_too_wide_for_the_unit_is_refused() {
+        let wide = Arch {
+            perspectives: 2,
+            lanes: 128,
+            layers: vec![8, 1],
+        };
+        assert!(Image::of(&ChipNet::random(wide, 1)).is_err());
+        let long = Arch {
+            perspectives: 2,
+            lanes: 64,
+            layers: vec![128, 128, 128, 128, 1],
+        };
+        assert!(Image::of(&ChipNet::random(long, 1)).is_err());
+    }
+}

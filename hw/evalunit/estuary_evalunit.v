@@ -1,0 +1,150 @@
+// Top level of the Estuary evaluation unit: the chip net (docs/evalunit.md) in hardware. It
+// follows the move generator's command stream (the same load, make, unmake and null words),
+// keeps its accumulators on a stack, and answers EVAL with the net's output in centipawns for
+// the side to move.
+//
+//   commands -> piece_map (the unit's board; a move's feature changes)
+//                  |
+//               acc_unit (feature RAM, delta, accumulator stack) -> input buffer
+//                  |
+//               matrix_unit (8 x 16 int8 MAC array, weight and bias RAM) -> output sum
+//                  |
+//               centipawns: (sum x 25) >> 9, negated for Black by a one-perspective net
+//
+// Commands (cmd, with cmd_addr / cmd_data), accepted when `ready`:
+//   1 LOAD    load word cmd_addr (0-17, the generator's layout; word 17 starts the refresh)
+//   2 MAKE    cmd_data = make word        3 UNMAKE  cmd_data = unmake word (a pointer move)
+//   4 NULL    pass the turn                5 EVAL    result_valid / score when done
+//   6 WRITE   weights and configuration: cmd_addr[4] = 0 pushes cmd_data into a 1024-bit
+//             staging register (from the top: word 0 of a row is pushed first); cmd_addr[4] = 1
+//             commits it to region cmd_addr[1:0] at index cmd_data: 0 feature row (0-767,
+//             768 the biases; 32 words), 1 weight word (32 words), 2 bias word (8 words),
+//             3 configuration word (1 word; see matrix_unit)
+module estuary_evalunit (
+    input  wire        clk,
+    input  wire        rst,
+    input  wire        cmd_valid,
+    input  wire [2:0]  cmd,
+    input  wire [4:0]  cmd_addr,
+    input  wire [31:0] cmd_data,
+    output wire        ready,
+    output reg         result_valid,
+    output reg  [31:0] score
+);
+    localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4,
+                     CMD_EVAL = 3'd5, CMD_WRITE = 3'd6;
+    localparam [2:0] S_IDLE = 3'd0, S_LOAD1 = 3'd1, S_LOAD2 = 3'd2, S_MAKE1 = 3'd3,
+                     S_WAIT_ACC = 3'd4, S_RELOAD = 3'd5, S_WAIT_MAT = 3'd6;
+
+    reg  [2:0] state;
+    wire       acc_busy, mat_busy, mat_done, one_persp;
+    wire [31:0] mat_sum;
+    assign ready = state == S_IDLE && !acc_busy && !mat_busy;
+    wire accept = cmd_valid && ready;
+    wire do_make = accept && cmd == CMD_MAKE;
+    wire do_unmake = accept && cmd == CMD_UNMAKE;
+    wire do_null = accept && cmd == CMD_NULL;
+    wire do_eval = accept && cmd == CMD_EVAL;
+    wire do_write = accept && cmd == CMD_WRITE;
+
+    reg        stm_black;
+    reg        buf_valid;          // the matrix unit's input buffer holds the current position
+    reg [511:0] boards;            // load words 0-15: kind bitboards, then White's and Black's
+
+    // ---- weights: staging register and commits ----
+    reg [1023:0] staging;
+    wire commit = do_write && cmd_addr[4];
+    wire [1:0] region = cmd_addr[1:0];
+    always @(posedge clk)
+        if (do_write && !cmd_addr[4]) staging <= {cmd_data, staging[1023:32]};
+
+    // ---- units ----
+    wire [2:0]  n_changes;
+    wire [3:0]  sub;
+    wire [39:0] feat_w, feat_b;
+    wire [5:0]  scan_sq;
+    wire [3:0]  scan_piece;
+    wire        buf_we;
+    wire [1:0]  buf_group;
+    wire [255:0] buf_data;
+    // The piece map's changes are registered in the clock after the MAKE: the accumulator unit
+    // takes them then (S_MAKE1); a load's map write and refresh follow word 17 the same way.
+    wire        pm_load = state == S_LOAD1;
+    wire        acc_refresh = state == S_LOAD2;
+    wire        acc_make = state == S_MAKE1;
+    wire        acc_reload = do_eval && !buf_valid;
+    wire        mat_start = (do_eval && buf_valid) || (state == S_RELOAD && !acc_busy);
+
+    piece_map map (
+        .clk(clk), .load(pm_load), .kinds(boards[383:0]), .black(boards[511:448]),
+        .make(do_make), .unmake(do_unmake), .word(cmd_data),
+        .mover(do_make ? stm_black : !stm_black),
+        .scan_sq(scan_sq), .scan_piece(scan_piece),
+        .n_changes(n_changes), .sub(sub), .feat_w(feat_w), .feat_b(feat_b));
+
+    acc_unit acc (
+        .clk(clk), .rst(rst),
+        .ft_we(commit && region == 2'd0), .ft_waddr(cmd_data[9:0]), .ft_wdata(staging),
+        .op_make(acc_make), .op_null(do_null), .op_refresh(acc_refresh),
+        .op_reload(acc_reload), .op_pop(do_unmake),
+        .n_changes(n_changes), .sub(sub), .feat_w(feat_w), .feat_b(feat_b),
+        .stm_black(stm_black), .one_persp(one_persp),
+        .scan_sq(scan_sq), .scan_piece(scan_piece),
+        .buf_we(buf_we), .buf_group(buf_group), .buf_data(buf_data), .busy(acc_busy));
+
+    matrix_unit mat (
+        .clk(clk), .rst(rst),
+        .w_we(commit && region == 2'd1), .w_waddr(cmd_data[6:0]), .w_wdata(staging),
+        .b_we(commit && region == 2'd2), .b_waddr(cmd_data[4:0]), .b_wdata(staging[1023:768]),
+        .cfg_we(commit && region == 2'd3), .cfg_waddr(cmd_data[3:0]), .cfg_wdata(staging[1023:992]),
+        .in_we(buf_we), .in_group(buf_group), .in_data(buf_data),
+        .start(mat_start), .busy(mat_busy), .done(mat_done), .sum(mat_sum), .one_persp(one_persp));
+
+    // Centipawns of the output sum: (s x 25) >> 9, for the side to move.
+    wire signed [39:0] scaled = $signed(mat_sum) * 40'sd25;
+    wire signed [31:0] cp = {scaled[39], scaled[39:9]};
+
+    always @(posedge clk) begin
+        result_valid <= 1'b0;
+        if (rst) begin
+            state <= S_IDLE;
+            stm_black <= 1'b0;
+            buf_valid <= 1'b0;
+        end else begin
+            if (accept && cmd == CMD_LOAD && cmd_addr < 5'd16)
+                boards[32 * cmd_addr[3:0] +: 32] <= cmd_data;
+            if (accept && cmd == CMD_LOAD && cmd_addr == 5'd16)
+                stm_black <= cmd_data[0];
+            if (do_make || do_unmake || do_null)
+                stm_black <= !stm_black;
+            if (do_make || do_null) buf_valid <= 1'b1;
+            if (do_unmake) buf_valid <= 1'b0;
+            case (state)
+            S_IDLE: begin
+                if (accept && cmd == CMD_LOAD && cmd_addr == 5'd17) state <= S_LOAD1;
+                if (do_make) state <= S_MAKE1;
+                if (do_null) state <= S_WAIT_ACC;
+                if (acc_reload) state <= S_RELOAD;
+                if (do_eval && buf_valid) state <= S_WAIT_MAT;
+            end
+            S_LOAD1: state <= S_LOAD2;
+            S_LOAD2: begin
+                buf_valid <= 1'b1;
+                state <= S_WAIT_ACC;
+            end
+            S_MAKE1: state <= S_WAIT_ACC;
+            S_WAIT_ACC: if (!acc_busy) state <= S_IDLE;
+            S_RELOAD: if (!acc_busy) begin
+                buf_valid <= 1'b1;
+                state <= S_WAIT_MAT;
+            end
+            S_WAIT_MAT: if (mat_done) begin
+                score <= one_persp && stm_black ? -cp : cp;
+                result_valid <= 1'b1;
+                state <= S_IDLE;
+            end
+            default: state <= S_IDLE;
+            endcase
+        end
+    end
+endmodule

@@ -1,0 +1,159 @@
+// The evaluation unit's piece map: which piece stands on each square (64 x 4 bits), and the
+// decoder that turns a make word into the first-layer features the move changes.
+//
+// The unit follows the move generator's command stream, whose make word does not say what a
+// capture took (the generator looks in its own boards); this map is the evaluation unit's
+// own board for that. A command is decoded in the clock it is accepted, from the map as it
+// stands; the map's writes land at the end of that clock (up to four, the later one winning
+// on a shared square, which Chess960 castling needs).
+//
+// Square code: {colour (1 = black), kind (0 pawn .. 5 king)}; kind 7 is an empty square.
+// Make word   [5:0] from, [11:6] to, [15:12] flag, [18:16] moving kind (castling: king takes
+//             its own rook, to = the rook's square).
+// Unmake word the same, [29:27] captured kind (7 none), [30] the move was a null move.
+//
+// Changes (valid with `changes_valid`, the clock after a MAKE): n_changes features, change i
+// is sub[i] (1: remove) of piece {colour, kind} on square sq, given as its feature index from
+// White's and from Black's perspective (feat_w, feat_b: {enemy, kind, square}).
+module piece_map (
+    input  wire         clk,
+    input  wire         load,          // whole board from the bitboards below
+    input  wire [383:0] kinds,         // kind k's bitboard at [64k +: 64]
+    input  wire [63:0]  black,         // the black pieces
+    input  wire         make,
+    input  wire         unmake,
+    input  wire [31:0]  word,
+    input  wire         mover,         // colour of the side making (or having made) the move
+    input  wire [5:0]   scan_sq,       // read port for the refresh scan
+    output wire [3:0]   scan_piece,
+    output reg  [2:0]   n_changes,
+    output reg  [3:0]   sub,
+    output reg  [39:0]  feat_w,        // change i at [10i +: 10]
+    output reg  [39:0]  feat_b
+);
+    localparam [2:0] PAWN = 3'd0, KING = 3'd5, ROOK = 3'd3, NONE = 3'd7;
+    localparam [3:0] EMPTY = 4'b0111;
+    localparam [3:0] F_CASTLE = 4'd2, F_EP = 4'd3, F_CAPTURE = 4'd4;
+
+    reg [3:0] sq_piece [0:63];
+    assign scan_piece = sq_piece[scan_sq];
+
+    wire [5:0] from = word[5:0];
+    wire [5:0] to = word[11:6];
+    wire [3:0] flag = word[15:12];
+    wire [2:0] moving = word[18:16];
+    wire [2:0] captured = word[29:27];
+    wire       is_promo = flag[3];
+    wire       is_castle = flag == F_CASTLE;
+    wire       is_ep = flag == F_EP;
+    wire       takes = flag == F_CAPTURE || (is_promo && flag[2]);
+    wire [2:0] promo = {1'b0, flag[1:0]} + 3'd1;                  // knight .. queen
+    wire       short = to > from;
+    wire [5:0] king_dest = {from[5:3], short ? 3'd6 : 3'd2};
+    wire [5:0] rook_dest = {from[5:3], short ? 3'd5 : 3'd3};
+    wire [5:0] victim = {from[5:3], to[2:0]};                      // en passant
+    wire [3:0] on_to = sq_piece[to];
+    wire       them = !mover;
+
+    // Up to four map writes {square, code}, applied in order.
+    reg  [3:0] w_en;
+    reg  [5:0] w_sq [0:3];
+    reg  [3:0] w_code [0:3];
+    // Up to four changes {sub, colour, kind, square}.
+    reg  [2:0] n;
+    reg  [3:0] c_sub;
+    reg        c_col [0:3];
+    reg  [2:0] c_kind [0:3];
+    reg  [5:0] c_sq [0:3];
+    integer i;
+    always @* begin
+        w_en = 4'd0;
+        n = 3'd0;
+        c_sub = 4'd0;
+        for (i = 0; i < 4; i = i + 1) begin
+            w_sq[i] = 6'd0;
+            w_code[i] = EMPTY;
+            c_col[i] = 1'b0;
+            c_kind[i] = 3'd0;
+            c_sq[i] = 6'd0;
+        end
+        if (make && is_castle) begin
+            w_en = 4'b1111;
+            w_sq[0] = from;       w_code[0] = EMPTY;
+            w_sq[1] = to;         w_code[1] = EMPTY;
+            w_sq[2] = king_dest;  w_code[2] = {mover, KING};
+            w_sq[3] = rook_dest;  w_code[3] = {mover, ROOK};
+            n = 3'd4;
+            c_sub = 4'b0011;
+            c_col[0] = mover; c_kind[0] = KING; c_sq[0] = from;
+            c_col[1] = mover; c_kind[1] = ROOK; c_sq[1] = to;
+            c_col[2] = mover; c_kind[2] = KING; c_sq[2] = king_dest;
+            c_col[3] = mover; c_kind[3] = ROOK; c_sq[3] = rook_dest;
+        end else if (make && is_ep) begin
+            w_en = 4'b0111;
+            w_sq[0] = from;    w_code[0] = EMPTY;
+            w_sq[1] = victim;  w_code[1] = EMPTY;
+            w_sq[2] = to;      w_code[2] = {mover, PAWN};
+            n = 3'd3;
+            c_sub = 4'b0011;
+            c_col[0] = mover; c_kind[0] = PAWN; c_sq[0] = from;
+            c_col[1] = them;  c_kind[1] = PAWN; c_sq[1] = victim;
+            c_col[2] = mover; c_kind[2] = PAWN; c_sq[2] = to;
+        end else if (make) begin
+            w_en = 4'b0011;
+            w_sq[0] = from;  w_code[0] = EMPTY;
+            w_sq[1] = to;    w_code[1] = {mover, is_promo ? promo : moving};
+            c_col[0] = mover; c_kind[0] = is_promo ? PAWN : moving; c_sq[0] = from;
+            c_col[1] = mover; c_kind[1] = is_promo ? promo : moving; c_sq[1] = to;
+            c_col[2] = them;  c_kind[2] = on_to[2:0];                c_sq[2] = to;
+            n = takes ? 3'd3 : 3'd2;
+            c_sub = takes ? 4'b0101 : 4'b0001;
+        end else if (unmake && word[30]) begin
+            // A null move changed no square.
+        end else if (unmake && is_castle) begin
+            w_en = 4'b1111;
+            w_sq[0] = king_dest;  w_code[0] = EMPTY;
+            w_sq[1] = rook_dest;  w_code[1] = EMPTY;
+            w_sq[2] = from;       w_code[2] = {mover, KING};
+            w_sq[3] = to;         w_code[3] = {mover, ROOK};
+        end else if (unmake && is_ep) begin
+            w_en = 4'b0111;
+            w_sq[0] = to;      w_code[0] = EMPTY;
+            w_sq[1] = from;    w_code[1] = {mover, PAWN};
+            w_sq[2] = victim;  w_code[2] = {them, PAWN};
+        end else if (unmake) begin
+            w_en = 4'b0011;
+            w_sq[0] = to;    w_code[0] = captured == NONE ? EMPTY : {them, captured};
+            w_sq[1] = from;  w_code[1] = {mover, is_promo ? PAWN : moving};
+        end
+    end
+
+    // Feature index of a piece from one perspective: {enemy, kind, square (ranks flipped
+    // for Black)}.
+    function [9:0] feature(input persp_black, input col, input [2:0] kind, input [5:0] sq);
+        feature = (col != persp_black ? 10'd384 : 10'd0) + {1'b0, kind, 6'd0}
+                  + {4'd0, persp_black ? sq ^ 6'd56 : sq};
+    endfunction
+
+    integer s;
+    always @(posedge clk) begin
+        if (load) begin
+            for (s = 0; s < 64; s = s + 1)
+                sq_piece[s] <= kinds[s] ? {black[s], 3'd0} :
+                               kinds[64 + s] ? {black[s], 3'd1} :
+                               kinds[128 + s] ? {black[s], 3'd2} :
+                               kinds[192 + s] ? {black[s], 3'd3} :
+                               kinds[256 + s] ? {black[s], 3'd4} :
+                               kinds[320 + s] ? {black[s], 3'd5} : EMPTY;
+        end else begin
+            for (i = 0; i < 4; i = i + 1)
+                if (w_en[i]) sq_piece[w_sq[i]] <= w_code[i];
+        end
+        n_changes <= n;
+        sub <= c_sub;
+        for (i = 0; i < 4; i = i + 1) begin
+            feat_w[10 * i +: 10] <= feature(1'b0, c_col[i], c_kind[i], c_sq[i]);
+            feat_b[10 * i +: 10] <= feature(1'b1, c_col[i], c_kind[i], c_sq[i]);
+        end
+    end
+endmodule
