@@ -61,45 +61,6 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     }
 }
 
-/// A net file of either kind.
-enum AnyNet {
-    Software(Box<Network>),
-    Chip(ChipNet),
-}
-
-impl AnyNet {
-    fn load(path: &str) -> Result<AnyNet, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-        if ChipNet::is_chip_file(&bytes) {
-            let net = ChipNet::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-            Ok(AnyNet::Chip(net))
-        } else {
-            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-            Ok(AnyNet::Software(net))
-        }
-    }
-
-    fn evaluate_board(&self, b: &chess::Board) -> i32 {
-        match self {
-            AnyNet::Software(n) => n.evaluate_board(b),
-            AnyNet::Chip(n) => n.evaluate_board(b),
-        }
-    }
-
-    fn describe(&self) -> String {
-        let (shape, hybrid) = match self {
-            AnyNet::Software(n) => (format!("768 -> {HIDDEN} x2 -> 1"), n.is_hybrid()),
-            AnyNet::Chip(n) => (format!("chip net {}", n.arch), n.hybrid),
-        };
-        let kind = if hybrid {
-            "hybrid (a correction to the hand-crafted evaluation)"
-        } else {
-            "stand-alone"
-        };
-        format!("{shape}, {kind}")
-    }
-}
-
 fn check(raw: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(raw, &[]).map_err(|e| e.to_string())?;
     let wdl: f32 = args
@@ -110,10 +71,12 @@ fn check(raw: &[String]) -> Result<ExitCode, String> {
     let Some((path, data)) = args.positional().split_first() else {
         return Err(format!("usage: {USAGE_CHECK}"));
     };
-    let net = AnyNet::load(path)?;
+    let net = eval::Net::load(path).map_err(|e| match e {
+        eval::net::NetFileError::Io(e) => e,
+        e => format!("{path}: {e}"),
+    })?;
     println!(
-        "{path}: {}, start position {} cp",
-        net.describe(),
+        "{path}: {net}, start position {} cp",
         net.evaluate_board(&chess::Board::startpos())
     );
     for (name, fen) in &CHECK_FENS[1..] {
