@@ -57,10 +57,12 @@ commands:
   datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S] [--random-plies R]
                       self-play training data for the network (FEN | score | result lines)
   nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T]
-             [--seed S] [--max N] [--mirror] [--hybrid] [--init NET]
+             [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|onechan]
                       train the neural evaluation on datagen data; writes a net file
+                      (--arch: a chip net for the evaluation unit, an ESTCHIP1 file)
   nnue check FILE [DATA... [--wdl W]]
-                      read a net file and print its start-position score; with data, its loss
+                      read a net file (software or chip) and print its shape and a few
+                      scores; with data, its loss
   help                this text
 ";
 

@@ -1,7 +1,7 @@
 //! `estuary nnue`: train the neural evaluation on `estuary datagen` data, and check a net.
 //!
 //! * `nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V]
-//!   [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET]` fits the `768 -> HIDDEN x2 -> 1` perspective network
+//!   [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|onechan]` fits the `768 -> HIDDEN x2 -> 1` perspective network
 //!   (`eval::nnue`, trained by `eval::nnue::train`) with Adam on shuffled mini-batches. The target blends the search score and
 //!   the game result, both from the side to move: `(1 - W) * sigmoid(score / 400) + W * result`;
 //!   the loss is the squared error of `sigmoid(output)`. The last V of the positions (default 2%:
@@ -17,23 +17,47 @@
 //!   `--init NET` starts from a net file's weights instead of random ones (fine-tuning a
 //!   shipped net on new data; the net's kind, hybrid or not, is kept). FILE first receives the
 //!   starting net, so it always holds the best net seen, the start included.
-//! * `nnue check FILE [DATA... [--wdl W]]` reads a net file and prints its start-position
-//!   score; with data files, also the quantised net's loss on their positions (the trainer's
-//!   loss, target weight W, default 0) next to the hand-crafted evaluation's: nets trained on
-//!   different data compared on the same held-out games.
+//!   `--arch chip|onechan` trains a chip net instead (`eval::chip`, the evaluation unit's
+//!   network: `Arch::estuary()` or `Arch::onechan()`) with the same trainer, and writes an
+//!   `ESTCHIP1` file; `--init` then takes a chip net of that shape.
+//! * `nnue check FILE [DATA... [--wdl W]]` reads a net file (a software net or an `ESTCHIP1`
+//!   chip net) and prints its shape and its scores of a few positions; with data files, also
+//!   the quantised net's loss on their positions (the trainer's loss, target weight W,
+//!   default 0) next to the hand-crafted evaluation's: nets trained on different data
+//!   compared on the same held-out games.
 
 use crate::args::{ArgError, Args};
-use eval::nnue::train::{Dataset, Start, TrainConfig, Trainer};
-use eval::nnue::{Network, HIDDEN};
+use eval::chip::{Arch, ChipFloat, ChipNet};
+use eval::nnue::train::{Dataset, Model, QuantisedNet, Start, TrainConfig, Trainer};
+use eval::nnue::{FloatNet, Network, HIDDEN};
 use std::process::ExitCode;
 use std::time::Instant;
+
+const USAGE_TRAIN: &str = "estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|onechan]";
+const USAGE_CHECK: &str = "estuary nnue check FILE [DATA... [--wdl W]]";
+
+/// Positions whose scores `nnue check` prints.
+const CHECK_FENS: [(&str, &str); 3] = [
+    (
+        "start position",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "after 1. e4",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    ),
+    (
+        "White a queen up",
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+];
 
 /// Dispatches `nnue train` and `nnue check`.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     match raw.split_first() {
         Some((c, rest)) if c == "train" => train(rest),
         Some((c, rest)) if c == "check" => check(rest),
-        _ => Err("usage: estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] | estuary nnue check FILE [DATA... [--wdl W]]".into()),
+        _ => Err(format!("usage: {USAGE_TRAIN} | {USAGE_CHECK}")),
     }
 }
 
@@ -45,17 +69,25 @@ fn check(raw: &[String]) -> Result<ExitCode, String> {
         .unwrap_or(0.0);
     args.finish().map_err(|e| e.to_string())?;
     let Some((path, data)) = args.positional().split_first() else {
-        return Err("usage: estuary nnue check FILE [DATA... [--wdl W]]".into());
+        return Err(format!("usage: {USAGE_CHECK}"));
     };
-    let net = Network::load(path).map_err(|e| e.to_string())?;
+    let net = eval::Net::load(path).map_err(|e| match e {
+        eval::net::NetFileError::Io(e) => e,
+        e => format!("{path}: {e}"),
+    })?;
     println!(
-        "{path}: 768 -> {HIDDEN} x2 -> 1, start position {} cp",
+        "{path}: {net}, start position {} cp",
         net.evaluate_board(&chess::Board::startpos())
     );
+    for (name, fen) in &CHECK_FENS[1..] {
+        // The FENs are constants of this file, and valid.
+        let b = chess::Board::from_fen(fen).expect("a valid FEN");
+        println!("  {name}: {} cp (side to move)", net.evaluate_board(&b));
+    }
     if !data.is_empty() {
         let positions = Dataset::read_with_boards(data).map_err(|e| e.to_string())?;
         print_skipped(&positions);
-        let loss = positions.loss(&net, wdl);
+        let loss = positions.loss(|b| net.evaluate_board(b), wdl);
         println!(
             "{} positions, wdl {wdl}: loss {:.6} (the hand-crafted evaluation {:.6})",
             positions.len(),
@@ -96,59 +128,111 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
     let max: usize = args.parsed("max").map_err(e)?.unwrap_or(usize::MAX);
     let out = args.value("out").ok_or("nnue train needs --out FILE")?;
     let init = args.value("init");
+    let arch = match args.value("arch").as_deref() {
+        None => None,
+        Some("chip") => Some(Arch::estuary()),
+        Some("onechan") => Some(Arch::onechan()),
+        Some(other) => return Err(format!("--arch {other}: chip or onechan")),
+    };
     args.finish().map_err(e)?;
     if args.positional().is_empty() {
         return Err("nnue train needs data files (estuary datagen output)".into());
     }
-    // Read the starting net before the data, so a bad file fails at once.
-    let start = match &init {
-        Some(path) => {
-            let n = Network::load(path).map_err(|e| format!("--init: {e}"))?;
-            Start::from_network(&n, &cfg).map_err(|e| format!("--init {path}: {e}"))?
-        }
-        None => Start::Random,
+    let run = Run {
+        cfg,
+        data: args.positional(),
+        max,
+        out,
+        init: init.is_some(),
     };
-    let t0 = Instant::now();
-    let data = Dataset::read(args.positional(), max).map_err(|e| e.to_string())?;
-    print_skipped(&data);
-    let mut trainer = Trainer::new(cfg.clone(), start, data).map_err(|e| e.to_string())?;
-    eprintln!(
-        "{} training, {} validation positions (read in {:.1}s); 768 -> {HIDDEN} x2 -> 1, batch {}, lr {}, wdl {}, {} threads",
-        trainer.training_positions(),
-        trainer.validation_positions(),
-        t0.elapsed().as_secs_f64(),
-        cfg.batch,
-        cfg.lr,
-        cfg.wdl,
-        cfg.threads
-    );
-    eprintln!(
-        "epoch 0: validation loss {:.6} (the hand-crafted evaluation scores {:.6} on it)",
-        trainer.start_loss(),
-        trainer.baseline_loss()
-    );
-    let write =
-        |net: &Network| std::fs::write(&out, net.to_bytes()).map_err(|e| format!("{out}: {e}"));
-    if init.is_some() {
-        // The starting net is a candidate too: FILE holds the best net seen, the start included.
-        write(&trainer.net().quantise())?;
-    }
-    let mut te = Instant::now();
-    while let Some(epoch) = trainer.next_epoch() {
-        if epoch.best {
-            write(&epoch.net)?;
+    // Read the starting net before the data, so a bad file fails at once.
+    match arch {
+        None => {
+            let start = match &init {
+                Some(path) => {
+                    let n = Network::load(path).map_err(|e| format!("--init: {e}"))?;
+                    Start::from_network(&n, &run.cfg).map_err(|e| format!("--init {path}: {e}"))?
+                }
+                None => Start::<FloatNet>::Random(()),
+            };
+            run.fit(start, &format!("768 -> {HIDDEN} x2 -> 1"))
         }
-        eprintln!(
-            "epoch {}: lr {:.6}, train loss {:.6}, validation loss {:.6}, {:.0}s; start position {} cp{}",
-            epoch.number,
-            epoch.lr,
-            epoch.train_loss,
-            epoch.validation_loss,
-            te.elapsed().as_secs_f64(),
-            epoch.net.evaluate_board(&chess::Board::startpos()),
-            if epoch.best { format!("; wrote {out}") } else { String::new() }
-        );
-        te = Instant::now();
+        Some(arch) => {
+            let start = match &init {
+                Some(path) => {
+                    let n = ChipNet::load(path).map_err(|e| format!("--init: {e}"))?;
+                    if n.arch != arch {
+                        return Err(format!("--init {path}: a chip net {}, not {arch}", n.arch));
+                    }
+                    Start::from_model(ChipFloat::from_chip(&n), &run.cfg)
+                        .map_err(|e| format!("--init {path}: {e}"))?
+                }
+                None => Start::<ChipFloat>::Random(arch.clone()),
+            };
+            run.fit(start, &format!("chip net {arch}"))
+        }
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// A training run's settings, whatever the model.
+struct Run<'a> {
+    cfg: TrainConfig,
+    data: &'a [String],
+    max: usize,
+    out: String,
+    /// The run starts from a net file.
+    init: bool,
+}
+
+impl Run<'_> {
+    /// Reads the data and runs the epochs from `start`, writing the best net to the output
+    /// file; `shape` names the model in the log.
+    fn fit<M: Model>(self, start: Start<M>, shape: &str) -> Result<ExitCode, String> {
+        let (cfg, out) = (&self.cfg, &self.out);
+        let t0 = Instant::now();
+        let data = Dataset::read(self.data, self.max).map_err(|e| e.to_string())?;
+        print_skipped(&data);
+        let mut trainer = Trainer::new(cfg.clone(), start, data).map_err(|e| e.to_string())?;
+        eprintln!(
+            "{} training, {} validation positions (read in {:.1}s); {shape}, batch {}, lr {}, wdl {}, {} threads",
+            trainer.training_positions(),
+            trainer.validation_positions(),
+            t0.elapsed().as_secs_f64(),
+            cfg.batch,
+            cfg.lr,
+            cfg.wdl,
+            cfg.threads
+        );
+        eprintln!(
+            "epoch 0: validation loss {:.6} (the hand-crafted evaluation scores {:.6} on it)",
+            trainer.start_loss(),
+            trainer.baseline_loss()
+        );
+        let write = |net: &M::Quantised| {
+            std::fs::write(out, net.to_bytes()).map_err(|e| format!("{out}: {e}"))
+        };
+        if self.init {
+            // The starting net is a candidate too: FILE holds the best net seen, the start
+            // included.
+            write(&trainer.net().quantise())?;
+        }
+        let mut te = Instant::now();
+        while let Some(epoch) = trainer.next_epoch() {
+            if epoch.best {
+                write(&epoch.net)?;
+            }
+            eprintln!(
+                "epoch {}: lr {:.6}, train loss {:.6}, validation loss {:.6}, {:.0}s; start position {} cp{}",
+                epoch.number,
+                epoch.lr,
+                epoch.train_loss,
+                epoch.validation_loss,
+                te.elapsed().as_secs_f64(),
+                epoch.net.evaluate_board(&chess::Board::startpos()),
+                if epoch.best { format!("; wrote {out}") } else { String::new() }
+            );
+            te = Instant::now();
+        }
+        Ok(ExitCode::SUCCESS)
+    }
 }

@@ -149,3 +149,97 @@ fn datagen_output_parses_and_trains_a_readable_net() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Data lines of a few random games, scored by the hand-crafted evaluation (White's side).
+fn random_game_data(games: usize, plies: usize) -> String {
+    let mut rng = chess::rng::Rng::new(5);
+    let mut text = String::new();
+    for _ in 0..games {
+        let mut b = chess::Board::startpos();
+        for _ in 0..plies {
+            let moves = b.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            b = b.played(moves[rng.below(moves.len())]);
+            let e = eval::evaluate(&b);
+            let white = if b.side_to_move() == chess::Color::White {
+                e
+            } else {
+                -e
+            };
+            text += &eval::nnue::data::format_line(&b.to_fen(), white, 0.5);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+#[test]
+fn chip_nets_train_and_check_and_broken_ones_are_errors() {
+    let dir = std::env::temp_dir().join(format!("estuary-chip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let data_s = data.to_str().unwrap();
+    std::fs::write(&data, random_game_data(20, 16)).unwrap();
+    for (arch, shape, hybrid) in [
+        ("chip", "768 -> 64 (x2) -> 8 -> 16 -> 1", false),
+        ("onechan", "768 -> 64 -> 64 -> 64 -> 64 -> 1", true),
+    ] {
+        let net = dir.join(format!("{arch}.chip"));
+        let net_s = net.to_str().unwrap();
+        let mut args = vec![
+            "nnue", "train", data_s, "--out", net_s, "--epochs", "2", "--batch", "64", "--arch",
+            arch,
+        ];
+        if hybrid {
+            args.push("--hybrid");
+        }
+        let o = estuary(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains(shape), "{err}");
+        let bytes = std::fs::read(&net).unwrap();
+        assert_eq!(&bytes[..8], b"ESTCHIP1");
+        let o = estuary(&["nnue", "check", net_s, data_s]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{out}");
+        assert!(out.contains(&format!("chip net {shape}")), "{out}");
+        assert_eq!(out.contains("hybrid"), hybrid, "{out}");
+        assert!(out.contains("White a queen up"), "{out}");
+        assert!(out.contains("positions, wdl 0: loss "), "{out}");
+
+        // Fine-tuning a chip net of another shape is refused.
+        let other = if arch == "chip" { "onechan" } else { "chip" };
+        let o = estuary(&[
+            "nnue", "train", data_s, "--out", net_s, "--epochs", "0", "--arch", other, "--init",
+            net_s,
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--init"));
+
+        // Truncated, and with a byte too many: exit 2 and a message naming the fault.
+        for (broken, says) in [
+            (&bytes[..bytes.len() / 2], "bytes, its header needs"),
+            (&[&bytes[..], &[0]].concat()[..], "after its last weight"),
+        ] {
+            std::fs::write(&net, broken).unwrap();
+            let o = estuary(&["nnue", "check", net_s]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert!(err.contains("error:") && err.contains(says), "{err}");
+        }
+    }
+    let o = estuary(&[
+        "nnue",
+        "train",
+        data_s,
+        "--out",
+        "/dev/null",
+        "--arch",
+        "big",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("chip or onechan"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

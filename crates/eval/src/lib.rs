@@ -10,6 +10,7 @@ mod breakdown;
 pub mod chip;
 pub mod drawish;
 mod masks;
+pub mod net;
 pub mod nnue;
 pub mod params;
 mod pawns;
@@ -17,6 +18,7 @@ pub mod tune;
 mod weights;
 
 pub use breakdown::Breakdown;
+pub use net::Net;
 pub use params::{Term, NUM_PARAMS, S};
 pub use pawns::{pawn_key, PawnCache};
 pub use weights::WEIGHTS;

@@ -12,7 +12,11 @@
 //! The shapes are [`Arch::estuary`] (ours) and [`Arch::onechan`] (the ONe-ChAn seed's MLP); the
 //! file format and the quantisation scales are in docs/evalunit.md.
 
+pub mod float;
 pub mod simd;
+pub mod train;
+
+pub use float::ChipFloat;
 
 use crate::nnue::{feature, PieceBoards};
 use chess::{Bitboard, Board, Color, PieceKind};
@@ -515,10 +519,10 @@ impl ChipNet {
             if l == last {
                 return simd::dot(&d.weights, &x[..len], avx2).wrapping_add(d.bias[0]);
             }
-            for j in 0..d.outputs {
+            for (j, yj) in y[..d.outputs].iter_mut().enumerate() {
                 let s = simd::dot(&d.weights[j * len..(j + 1) * len], &x[..len], avx2)
                     .wrapping_add(d.bias[j]);
-                y[j] = clip(s >> HIDDEN_SHIFT);
+                *yj = clip(s >> HIDDEN_SHIFT);
             }
             if let Some(t) = trace.as_deref_mut() {
                 t.push(y[..d.outputs].to_vec());

@@ -227,3 +227,42 @@ fn avx2_and_scalar_inference_give_the_same_bits() {
         }
     }
 }
+
+#[test]
+fn a_float_net_quantises_back_to_the_net_it_came_from() {
+    for arch in [Arch::estuary(), Arch::onechan()] {
+        let net = ChipNet::random(arch.clone(), 5);
+        assert_eq!(ChipFloat::from_chip(&net).quantise(), net);
+        let float = ChipFloat::random(arch.clone(), 5);
+        let q = float.quantise();
+        assert_eq!(ChipNet::from_bytes(&q.to_bytes()), Ok(q.clone()));
+        assert_eq!(ChipFloat::from_chip(&q).quantise(), q);
+    }
+}
+
+#[test]
+fn clipped_weights_fit_their_integer_types() {
+    for arch in [Arch::estuary(), Arch::onechan()] {
+        let mut float = ChipFloat::random(arch.clone(), 9);
+        let big = |i: usize| if i & 1 == 0 { 1000.0 } else { -1000.0 };
+        float
+            .ft
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w = big(i));
+        for d in &mut float.dense {
+            d.weights
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, w)| *w = big(i));
+        }
+        float.clip();
+        let q = float.quantise();
+        let ft_max = if arch.perspectives == 1 { 127 } else { 7 * 127 };
+        assert!(q.ft.iter().all(|w| w.abs() == ft_max), "{arch}");
+        // Clipping, not the integer types' saturation, bounds the weights.
+        for d in &q.dense {
+            assert!(d.weights.iter().all(|w| w.abs() == 127), "{arch}");
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! Training the network on `estuary datagen` data (`estuary nnue train` prints what this
 //! module computes).
 //!
-//! [`Trainer`] fits the `768 -> HIDDEN x2 -> 1` perspective network with Adam on shuffled
+//! [`Trainer`] fits a float [`Model`], the `768 -> HIDDEN x2 -> 1` perspective network
+//! ([`FloatNet`]) or a chip net ([`crate::chip::ChipFloat`]), with Adam on shuffled
 //! mini-batches, the gradient of each batch summed over [`TrainConfig::threads`] threads. The
 //! target blends the search score and the game result, both from the side to move:
 //! `(1 - W) * sigmoid(score / 400) + W * result`; the loss is the squared error of
@@ -18,13 +19,16 @@
 
 mod backprop;
 mod dataset;
+mod model;
 
-pub use dataset::{Dataset, Loss};
+pub(crate) use backprop::black_feature;
+pub(crate) use dataset::output_error;
+pub use dataset::{Dataset, Loss, Pos};
+pub use model::{Model, QuantisedNet};
 
-use super::{FloatNet, Network, HIDDEN, INPUTS};
-use backprop::{step, Grad};
+use super::{FloatNet, Network};
 use chess::rng::Rng;
-use dataset::{hce_error, Pos};
+use dataset::hce_error;
 use std::fmt;
 
 /// Settings of a training run; the defaults are `estuary nnue train`'s.
@@ -91,30 +95,37 @@ impl fmt::Display for TrainError {
 
 impl std::error::Error for TrainError {}
 
-/// The weights a run starts from.
+/// The weights a run of model `M` starts from.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Start {
-    /// Small random weights from [`TrainConfig::seed`] (a hybrid net starts as the
-    /// hand-crafted evaluation: no correction yet).
-    Random,
+pub enum Start<M: Model> {
+    /// Small random weights of this shape from [`TrainConfig::seed`] (a hybrid net starts as
+    /// the hand-crafted evaluation: no correction yet).
+    Random(M::Shape),
     /// A net's weights (fine-tuning it on new data; its kind, hybrid or not, is kept). The
     /// start is a candidate: an epoch must beat its validation loss to count as the best.
-    Net(FloatNet),
+    Net(M),
 }
 
-impl Start {
-    /// Starts from `net`'s weights; a stand-alone net cannot start a hybrid run.
-    pub fn from_network(net: &Network, cfg: &TrainConfig) -> Result<Start, TrainError> {
-        if cfg.hybrid && !net.is_hybrid() {
+impl<M: Model> Start<M> {
+    /// Starts from a trained model; a stand-alone one cannot start a hybrid run.
+    pub fn from_model(m: M, cfg: &TrainConfig) -> Result<Start<M>, TrainError> {
+        if cfg.hybrid && !m.is_hybrid() {
             return Err(TrainError::StandAloneStart);
         }
-        Ok(Start::Net(FloatNet::from_network(net)))
+        Ok(Start::Net(m))
     }
 }
 
-/// What one epoch did.
+impl Start<FloatNet> {
+    /// Starts from `net`'s weights; a stand-alone net cannot start a hybrid run.
+    pub fn from_network(net: &Network, cfg: &TrainConfig) -> Result<Start<FloatNet>, TrainError> {
+        Start::from_model(FloatNet::from_network(net), cfg)
+    }
+}
+
+/// What one epoch of a run fitting model `M` did.
 #[derive(Debug)]
-pub struct Epoch {
+pub struct Epoch<M: Model> {
     /// The epoch's number, from 1.
     pub number: usize,
     /// Its learning rate.
@@ -127,25 +138,25 @@ pub struct Epoch {
     /// positions): the net to keep.
     pub best: bool,
     /// The quantised net after the epoch.
-    pub net: Box<Network>,
+    pub net: M::Quantised,
 }
 
-/// A training run: the positions split into training and validation, the float net and the
-/// optimiser's state. [`Trainer::next_epoch`] runs the epochs one by one.
-pub struct Trainer {
+/// A training run of model `M`: the positions split into training and validation, the float
+/// net and the optimiser's state. [`Trainer::next_epoch`] runs the epochs one by one.
+pub struct Trainer<M: Model> {
     cfg: TrainConfig,
     train: Vec<Pos>,
     val: Vec<Pos>,
     rng: Rng,
-    fit: Fit,
+    fit: Fit<M>,
     start_loss: f64,
     best: f64,
     epochs_done: usize,
 }
 
-impl Trainer {
+impl<M: Model> Trainer<M> {
     /// Holds out the validation positions of `data` and sets up the starting net.
-    pub fn new(cfg: TrainConfig, start: Start, data: Dataset) -> Result<Trainer, TrainError> {
+    pub fn new(cfg: TrainConfig, start: Start<M>, data: Dataset) -> Result<Trainer<M>, TrainError> {
         let mut all = data.positions;
         // Validation: the last positions read, i.e. whole games the training never sees
         // (positions of one game are alike, so a random split would flatter the net).
@@ -157,11 +168,10 @@ impl Trainer {
         }
         let (net, start_is_candidate) = match start {
             Start::Net(n) => (n, true),
-            Start::Random => {
-                let mut n = FloatNet::random(cfg.seed);
+            Start::Random(shape) => {
+                let mut n = M::random(&shape, cfg.seed);
                 if cfg.hybrid {
-                    n.hybrid = true;
-                    n.w2.iter_mut().for_each(|w| *w = 0.0);
+                    n.start_hybrid();
                 }
                 (n, false)
             }
@@ -209,12 +219,12 @@ impl Trainer {
     }
 
     /// The float net as trained so far.
-    pub fn net(&self) -> &FloatNet {
+    pub fn net(&self) -> &M {
         &self.fit.net
     }
 
     /// Runs the next epoch; `None` once [`TrainConfig::epochs`] have run.
-    pub fn next_epoch(&mut self) -> Option<Epoch> {
+    pub fn next_epoch(&mut self) -> Option<Epoch<M>> {
         if self.epochs_done == self.cfg.epochs {
             return None;
         }
@@ -254,30 +264,31 @@ impl Trainer {
         }
         self.val
             .iter()
-            .map(|p| step(&self.fit.net, p, 0, self.cfg.wdl, None) as f64)
+            .map(|p| self.fit.net.error(p, 0, self.cfg.wdl, None) as f64)
             .sum::<f64>()
             / self.val.len() as f64
     }
 }
 
 /// The net being fitted, the optimiser's moments and a gradient buffer per thread.
-struct Fit {
-    net: FloatNet,
+struct Fit<M: Model> {
+    net: M,
     adam: Adam,
-    grads: Vec<Grad>,
+    /// Per thread: the gradient (a model of the same shape) and the summed squared error.
+    grads: Vec<(M, f64)>,
 }
 
-impl Fit {
-    fn new(net: FloatNet, threads: usize) -> Fit {
-        let nparams = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 1;
+impl<M: Model> Fit<M> {
+    fn new(net: M, threads: usize) -> Fit<M> {
+        let nparams = model::count(&net);
         Fit {
-            net,
             adam: Adam {
                 m: vec![0.0; nparams],
                 v: vec![0.0; nparams],
                 t: 0,
             },
-            grads: (0..threads).map(|_| Grad::new()).collect(),
+            grads: (0..threads).map(|_| (model::zeroed(&net), 0.0)).collect(),
+            net,
         }
     }
 
@@ -287,9 +298,10 @@ impl Fit {
         let per = chunk.len().div_ceil(self.grads.len());
         let net = &self.net;
         std::thread::scope(|s| {
-            for (g, part) in self.grads.iter_mut().zip(chunk.chunks(per)) {
+            for ((g, loss), part) in self.grads.iter_mut().zip(chunk.chunks(per)) {
                 s.spawn(move || {
-                    g.clear();
+                    g.params_mut().into_iter().for_each(|p| p.fill(0.0));
+                    *loss = 0.0;
                     for (k, p) in part.iter().enumerate() {
                         // The order is reshuffled every epoch, so this mirrors a random half.
                         let flip = if cfg.mirror && (k + epoch) % 2 == 1 {
@@ -297,36 +309,29 @@ impl Fit {
                         } else {
                             0
                         };
-                        step(net, p, flip, cfg.wdl, Some(g));
+                        *loss += net.error(p, flip, cfg.wdl, Some(g)) as f64;
                     }
                 });
             }
         });
         let used = chunk.chunks(per).count();
         let (first, rest) = self.grads.split_at_mut(1);
-        let g0 = &mut first[0];
-        for g in rest.iter().take(used - 1) {
-            g0.w1.iter_mut().zip(&g.w1).for_each(|(a, b)| *a += b);
-            g0.b1.iter_mut().zip(&g.b1).for_each(|(a, b)| *a += b);
-            g0.w2.iter_mut().zip(&g.w2).for_each(|(a, b)| *a += b);
-            g0.b2 += g.b2;
-            g0.loss += g.loss;
+        let (g0, loss0) = &mut first[0];
+        for (g, loss) in rest.iter().take(used - 1) {
+            for (a, b) in g0.params_mut().into_iter().zip(g.params()) {
+                a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+            }
+            *loss0 += loss;
         }
         let scale = 1.0 / chunk.len() as f32;
-        g0.w1.iter_mut().for_each(|x| *x *= scale);
-        g0.b1.iter_mut().for_each(|x| *x *= scale);
-        g0.w2.iter_mut().for_each(|x| *x *= scale);
-        let gb2 = [g0.b2 * scale];
-        let net = &mut self.net;
-        let mut b2 = [net.b2];
-        self.adam.update(
-            &mut [&mut net.w1, &mut net.b1, &mut net.w2, &mut b2],
-            &[&g0.w1, &g0.b1, &g0.w2, &gb2],
-            lr,
-        );
-        net.b2 = b2[0];
-        net.clip();
-        g0.loss
+        let mut grads = g0.params_mut();
+        grads
+            .iter_mut()
+            .for_each(|p| p.iter_mut().for_each(|x| *x *= scale));
+        let grads: Vec<&[f32]> = grads.into_iter().map(|p| &*p).collect();
+        self.adam.update(&mut self.net.params_mut(), &grads, lr);
+        self.net.clip();
+        *loss0
     }
 }
 
@@ -358,14 +363,14 @@ impl Adam {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::nnue::data::format_line;
     use chess::{Board, Color};
 
     /// Positions of a few random games, scored by the hand-crafted evaluation (White's side),
     /// as data lines.
-    fn random_game_lines(games: usize, plies: usize) -> Vec<String> {
+    pub(crate) fn random_game_lines(games: usize, plies: usize) -> Vec<String> {
         let mut rng = Rng::new(11);
         let mut lines = Vec::new();
         for _ in 0..games {
@@ -388,10 +393,10 @@ mod tests {
         lines
     }
 
-    fn run(lines: &[String], cfg: &TrainConfig) -> (Trainer, Vec<Epoch>) {
+    fn run(lines: &[String], cfg: &TrainConfig) -> (Trainer<FloatNet>, Vec<Epoch<FloatNet>>) {
         let data = Dataset::from_lines(lines.iter().map(|l| l.as_str()));
         assert_eq!(data.len(), lines.len());
-        let mut t = Trainer::new(cfg.clone(), Start::Random, data).unwrap();
+        let mut t = Trainer::new(cfg.clone(), Start::Random(()), data).unwrap();
         let epochs = std::iter::from_fn(|| t.next_epoch()).collect();
         (t, epochs)
     }
@@ -442,7 +447,11 @@ mod tests {
             Err(TrainError::StandAloneStart)
         );
         assert!(Start::from_network(&net, &TrainConfig::default()).is_ok());
-        let empty = Trainer::new(TrainConfig::default(), Start::Random, Dataset::default());
+        let empty = Trainer::new(
+            TrainConfig::default(),
+            Start::<FloatNet>::Random(()),
+            Dataset::default(),
+        );
         assert!(matches!(empty, Err(TrainError::NoTrainingPositions)));
     }
 }

@@ -1,13 +1,16 @@
-//! The gradient of the trainer's loss for one position, by hand: a forward pass through the
-//! float network and, when asked, the backward pass accumulated into [`Grad`].
+//! The gradient of the trainer's loss for one position of the software net, by hand: a
+//! forward pass through the float network and, when asked, the backward pass accumulated into
+//! a gradient of the same layout ([`Model::error`] for [`FloatNet`]).
 
-use super::dataset::{target, Pos};
+use super::dataset::{output_error, Pos};
+use super::model::{Model, QuantisedNet};
 use crate::nnue::float::screlu;
-use crate::nnue::{FloatNet, HIDDEN, INPUTS, SCALE};
+use crate::nnue::{FloatNet, Network, HIDDEN, INPUTS};
+use chess::Board;
 
 /// The same piece from Black's side: own and enemy swapped, ranks flipped.
 #[inline(always)]
-fn black_feature(f: usize) -> usize {
+pub(crate) fn black_feature(f: usize) -> usize {
     ((f + 384) % INPUTS) ^ 56
 }
 
@@ -15,98 +18,109 @@ pub(super) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Gradient buffers (the same layout as `FloatNet`).
-pub(super) struct Grad {
-    pub(super) w1: Vec<f32>,
-    pub(super) b1: Vec<f32>,
-    pub(super) w2: Vec<f32>,
-    pub(super) b2: f32,
-    /// Sum of the squared errors of the positions accumulated.
-    pub(super) loss: f64,
-}
+impl Model for FloatNet {
+    type Quantised = Box<Network>;
+    type Shape = ();
 
-impl Grad {
-    pub(super) fn new() -> Grad {
-        Grad {
-            w1: vec![0.0; INPUTS * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
-            loss: 0.0,
-        }
+    fn random(_: &(), seed: u64) -> FloatNet {
+        FloatNet::random(seed)
     }
-    pub(super) fn clear(&mut self) {
-        self.w1.iter_mut().for_each(|x| *x = 0.0);
-        self.b1.iter_mut().for_each(|x| *x = 0.0);
-        self.w2.iter_mut().for_each(|x| *x = 0.0);
+
+    fn is_hybrid(&self) -> bool {
+        self.hybrid
+    }
+
+    fn start_hybrid(&mut self) {
+        self.hybrid = true;
+        self.w2.iter_mut().for_each(|w| *w = 0.0);
         self.b2 = 0.0;
-        self.loss = 0.0;
     }
-}
 
-/// Forward pass; with `grad`, also accumulates the gradient. Returns the squared error.
-/// `flip` is 0, or 7 to mirror the board left to right (files a-h swapped).
-// The loops walk several parallel arrays by lane index; iterator chains would hide that.
-#[allow(clippy::needless_range_loop)]
-pub(super) fn step(net: &FloatNet, p: &Pos, flip: usize, wdl: f32, grad: Option<&mut Grad>) -> f32 {
-    let mut acc = [[0f32; HIDDEN]; 2]; // [White's view, Black's view]
-    acc[0].copy_from_slice(&net.b1);
-    acc[1].copy_from_slice(&net.b1);
-    let feats = &p.feats[..p.n as usize];
-    for &f in feats {
-        let f = f as usize ^ flip;
-        let (rw, rb) = (
-            &net.w1[f * HIDDEN..(f + 1) * HIDDEN],
-            &net.w1[black_feature(f) * HIDDEN..(black_feature(f) + 1) * HIDDEN],
-        );
-        for i in 0..HIDDEN {
-            acc[0][i] += rw[i];
-            acc[1][i] += rb[i];
-        }
+    fn params(&self) -> Vec<&[f32]> {
+        vec![&self.w1, &self.b1, &self.w2, std::slice::from_ref(&self.b2)]
     }
-    let (us, them) = if p.white_to_move { (0, 1) } else { (1, 0) };
-    let mut out = net.b2;
-    for i in 0..HIDDEN {
-        out += screlu(acc[us][i]) * net.w2[i] + screlu(acc[them][i]) * net.w2[HIDDEN + i];
+
+    fn params_mut(&mut self) -> Vec<&mut [f32]> {
+        vec![
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w2,
+            std::slice::from_mut(&mut self.b2),
+        ]
     }
-    let base = if net.hybrid {
-        p.hce as f32 / SCALE as f32
-    } else {
-        0.0
-    };
-    let pred = sigmoid(out + base);
-    let t = target(p, wdl);
-    let err = pred - t;
-    if let Some(g) = grad {
-        let d_out = 2.0 * err * pred * (1.0 - pred);
-        g.b2 += d_out;
-        let mut d_acc = [[0f32; HIDDEN]; 2];
-        for (side, ofs) in [(us, 0), (them, HIDDEN)] {
+
+    // The loops walk several parallel arrays by lane index; iterator chains would hide that.
+    #[allow(clippy::needless_range_loop)]
+    fn error(&self, p: &Pos, flip: usize, wdl: f32, grad: Option<&mut FloatNet>) -> f32 {
+        let net = self;
+        let mut acc = [[0f32; HIDDEN]; 2]; // [White's view, Black's view]
+        acc[0].copy_from_slice(&net.b1);
+        acc[1].copy_from_slice(&net.b1);
+        let feats = &p.feats[..p.n as usize];
+        for &f in feats {
+            let f = f as usize ^ flip;
+            let (rw, rb) = (
+                &net.w1[f * HIDDEN..(f + 1) * HIDDEN],
+                &net.w1[black_feature(f) * HIDDEN..(black_feature(f) + 1) * HIDDEN],
+            );
             for i in 0..HIDDEN {
-                let x = acc[side][i];
-                let c = x.clamp(0.0, 1.0);
-                g.w2[ofs + i] += d_out * c * c;
-                if x > 0.0 && x < 1.0 {
-                    d_acc[side][i] = d_out * net.w2[ofs + i] * 2.0 * x;
+                acc[0][i] += rw[i];
+                acc[1][i] += rb[i];
+            }
+        }
+        let (us, them) = if p.white_to_move { (0, 1) } else { (1, 0) };
+        let mut out = net.b2;
+        for i in 0..HIDDEN {
+            out += screlu(acc[us][i]) * net.w2[i] + screlu(acc[them][i]) * net.w2[HIDDEN + i];
+        }
+        let (err2, d_out) = output_error(p, out, net.hybrid, wdl);
+        if let Some(g) = grad {
+            g.b2 += d_out;
+            let mut d_acc = [[0f32; HIDDEN]; 2];
+            for (side, ofs) in [(us, 0), (them, HIDDEN)] {
+                for i in 0..HIDDEN {
+                    let x = acc[side][i];
+                    let c = x.clamp(0.0, 1.0);
+                    g.w2[ofs + i] += d_out * c * c;
+                    if x > 0.0 && x < 1.0 {
+                        d_acc[side][i] = d_out * net.w2[ofs + i] * 2.0 * x;
+                    }
+                }
+            }
+            for i in 0..HIDDEN {
+                g.b1[i] += d_acc[0][i] + d_acc[1][i];
+            }
+            for &f in feats {
+                let f = f as usize ^ flip;
+                let b = black_feature(f);
+                for i in 0..HIDDEN {
+                    g.w1[f * HIDDEN + i] += d_acc[0][i];
+                }
+                for i in 0..HIDDEN {
+                    g.w1[b * HIDDEN + i] += d_acc[1][i];
                 }
             }
         }
-        for i in 0..HIDDEN {
-            g.b1[i] += d_acc[0][i] + d_acc[1][i];
-        }
-        for &f in feats {
-            let f = f as usize ^ flip;
-            let b = black_feature(f);
-            for i in 0..HIDDEN {
-                g.w1[f * HIDDEN + i] += d_acc[0][i];
-            }
-            for i in 0..HIDDEN {
-                g.w1[b * HIDDEN + i] += d_acc[1][i];
-            }
-        }
-        g.loss += (err * err) as f64;
+        err2
     }
-    err * err
+
+    fn clip(&mut self) {
+        FloatNet::clip(self);
+    }
+
+    fn quantise(&self) -> Box<Network> {
+        FloatNet::quantise(self)
+    }
+}
+
+impl QuantisedNet for Box<Network> {
+    fn to_bytes(&self) -> Vec<u8> {
+        Network::to_bytes(self)
+    }
+
+    fn evaluate_board(&self, b: &Board) -> i32 {
+        Network::evaluate_board(self, b)
+    }
 }
 
 #[cfg(test)]
@@ -140,8 +154,8 @@ mod tests {
         let p = Pos::from_sample(&s).unwrap();
         let mut net = FloatNet::random(3);
         net.w2.iter_mut().for_each(|w| *w *= 8.0);
-        let mut g = Grad::new();
-        step(&net, &p, 0, 0.3, Some(&mut g));
+        let mut g = super::super::model::zeroed(&net);
+        net.error(&p, 0, 0.3, Some(&mut g));
         let f = crate::nnue::feature(
             chess::Color::Black,
             chess::Color::Black,
@@ -161,7 +175,7 @@ mod tests {
             };
             let (plus, minus) = (bump(&net, h), bump(&net, -h));
             let numeric =
-                (step(&plus, &p, 0, 0.3, None) - step(&minus, &p, 0, 0.3, None)) / (2.0 * h);
+                (plus.error(&p, 0, 0.3, None) - minus.error(&p, 0, 0.3, None)) / (2.0 * h);
             let analytic = match which {
                 0 => g.w1[idx],
                 1 => g.b1[idx],

@@ -3,27 +3,28 @@
 
 use super::backprop::sigmoid;
 use super::TrainError;
-use crate::nnue::{data, Network, SCALE};
+use crate::nnue::{data, SCALE};
 use chess::Board;
 use std::io::BufRead;
 
-/// A training position: White-perspective feature indices, side to move, targets.
+/// A training position as the trainer keeps it: White-perspective feature indices, side to
+/// move, targets (what [`super::Model::error`] fits a model to).
 #[derive(Clone, Copy)]
-pub(super) struct Pos {
-    pub(super) feats: [u16; 32],
-    pub(super) n: u8,
-    pub(super) white_to_move: bool,
+pub struct Pos {
+    pub(crate) feats: [u16; 32],
+    pub(crate) n: u8,
+    pub(crate) white_to_move: bool,
     /// Search score, side to move's view, centipawns.
-    pub(super) score: i16,
+    pub(crate) score: i16,
     /// Result for the side to move: 0, 1, 2 = loss, draw, win.
-    pub(super) result: u8,
+    pub(crate) result: u8,
     /// The hand-crafted evaluation, side to move's view (the baseline the net must beat).
-    pub(super) hce: i16,
+    pub(crate) hce: i16,
 }
 
 impl Pos {
     /// The position of a sample; `None` with more than 32 pieces.
-    pub(super) fn from_sample(s: &data::Sample) -> Option<Pos> {
+    pub(crate) fn from_sample(s: &data::Sample) -> Option<Pos> {
         let b = &s.board;
         let mut feats = [0u16; 32];
         let mut n = 0;
@@ -57,8 +58,22 @@ impl Pos {
 
 /// The target the net's `sigmoid(output)` is fitted to: the search score and the game
 /// result blended with weight `wdl` on the result.
-pub(super) fn target(p: &Pos, wdl: f32) -> f32 {
+fn target(p: &Pos, wdl: f32) -> f32 {
     (1.0 - wdl) * sigmoid(p.score as f32 / SCALE as f32) + wdl * p.result as f32 / 2.0
+}
+
+/// The squared error of a model whose raw output (1.0 = `SCALE` centipawns, side to move) on
+/// `p` is `out`, and its derivative by `out`: the prediction is `sigmoid(out)`, for a
+/// `hybrid` model `sigmoid(out + hce / SCALE)`.
+pub(crate) fn output_error(p: &Pos, out: f32, hybrid: bool, wdl: f32) -> (f32, f32) {
+    let base = if hybrid {
+        p.hce as f32 / SCALE as f32
+    } else {
+        0.0
+    };
+    let pred = sigmoid(out + base);
+    let err = pred - target(p, wdl);
+    (err * err, 2.0 * err * pred * (1.0 - pred))
 }
 
 /// The squared error of the hand-crafted evaluation on `p`.
@@ -144,14 +159,15 @@ impl Dataset {
         &self.skipped
     }
 
-    /// The loss of the quantised `net`, as the engine runs it, on the positions read with
-    /// [`Dataset::read_with_boards`] (scored like the trainer's validation with result weight
-    /// `wdl`), and the hand-crafted evaluation's on the same positions.
-    pub fn loss(&self, net: &Network, wdl: f32) -> Loss {
+    /// The loss of a quantised net, as the engine runs it (`score`: its centipawns for the
+    /// side to move), on the positions read with [`Dataset::read_with_boards`] (scored like
+    /// the trainer's validation with result weight `wdl`), and the hand-crafted evaluation's
+    /// on the same positions.
+    pub fn loss(&self, score: impl Fn(&Board) -> i32, wdl: f32) -> Loss {
         let (mut net_loss, mut hce_loss) = (0.0f64, 0.0f64);
         for (p, b) in self.positions.iter().zip(&self.boards) {
             let t = target(p, wdl);
-            let e = sigmoid(net.evaluate_board(b) as f32 / SCALE as f32) - t;
+            let e = sigmoid(score(b) as f32 / SCALE as f32) - t;
             net_loss += (e * e) as f64;
             hce_loss += hce_error(p, wdl) as f64;
         }
