@@ -6,7 +6,8 @@ use search::bench::{bench, DEFAULT_DEPTH, POSITIONS};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// `estuary bench [DEPTH] [--depth D] [--hash MB] [--threads N] [--eval hce|nnue] [--quiet]`.
+/// `estuary bench [DEPTH] [--depth D] [--hash MB] [--threads N] [--eval hce|nnue | --net FILE]
+/// [--quiet]` (a net file of either kind: a software net or a chip net).
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(raw, &["quiet"]).map_err(|e| e.to_string())?;
     let pos_depth = args.positional().first().cloned();
@@ -26,9 +27,13 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     };
     let quiet = args.flag("quiet");
     let net = match args.value("eval").as_deref() {
+        None if args.value("device").is_none() => match args.value("net") {
+            Some(path) => Some(Some(eval::Net::load(&path).map_err(|e| e.to_string())?)),
+            None => None,
+        },
         None => None,
         Some("hce") => Some(None),
-        Some("nnue") => Some(Some(eval::nnue::Network::embedded())),
+        Some("nnue") => Some(Some(eval::Net::Nnue(eval::nnue::Network::embedded()))),
         Some("chip") if args.value("device").is_some() => None,
         Some("chip") => {
             return Err("--eval chip runs on the co-simulated unit: add --device rtl".into())

@@ -38,11 +38,11 @@ commands:
   hw eval [--net FILE] [--mhz F] [--repeat R]
                       the chip net on this CPU (AVX2, scalar) against the co-simulated unit
   uci                 the UCI engine (also what `estuary` with no arguments runs)
-  bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue] [--quiet]
+  bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue | --net FILE] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
   bench [DEPTH] --device rtl [--positions N] [--eval chip --net FILE]
                       the same search on the co-simulated Verilog generator beside the software
-  profile [--fen FEN | --epd FILE] [--depth D | --nodes N] [--eval hce|nnue] [--bus-ns NS]
+  profile [--fen FEN | --epd FILE] [--depth D | --nodes N] [--eval hce|nnue | --net FILE] [--bus-ns NS]
           [--cosim-positions N] [--cosim-depth D] [--svg FILE]
                       share of search time per unit (the design review's profile) and
                       Amdahl's-law speedups for each unit in hardware

@@ -23,7 +23,7 @@ const REVIEW: [(&str, f64); 3] = [
 const DEFAULT_BUS_NS: f64 = 100.0;
 
 /// `estuary profile [--fen FEN | --epd FILE] [--depth D | --nodes N] [--hash MB]
-/// [--eval hce|nnue] [--bus-ns NS] [--cosim-positions N] [--cosim-depth D] [--svg FILE]`.
+/// [--eval hce|nnue | --net FILE] [--bus-ns NS] [--cosim-positions N] [--cosim-depth D] [--svg FILE]`.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(raw, &[]).map_err(|e| e.to_string())?;
     let positions = match (args.value("fen"), args.value("epd")) {
@@ -51,10 +51,12 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         .parsed::<usize>("hash")
         .map_err(|e| e.to_string())?
         .unwrap_or(16);
-    let net = match args.value("eval").as_deref() {
-        None | Some("nnue") => Some(eval::nnue::Network::embedded()),
-        Some("hce") => None,
-        Some(other) => return Err(format!("unknown eval '{other}' (hce, nnue)")),
+    let net = match (args.value("eval").as_deref(), args.value("net")) {
+        (Some(_), Some(_)) => return Err("give --eval or --net, not both".into()),
+        (_, Some(path)) => Some(eval::Net::load(&path).map_err(|e| e.to_string())?),
+        (None | Some("nnue"), None) => Some(eval::Net::Nnue(eval::nnue::Network::embedded())),
+        (Some("hce"), None) => None,
+        (Some(other), None) => return Err(format!("unknown eval '{other}' (hce, nnue)")),
     };
     let bus_ns = args
         .parsed::<f64>("bus-ns")

@@ -14,8 +14,9 @@
 //!   network chooses (`Network::set_avx2`), the same bits either way.
 //! - [`HybridEval`]: the network's output added to the hand-crafted terms (the net is trained
 //!   on the residual).
-//! - [`SoftwareEval`]: one of the three, chosen at run time by the network the search is
-//!   given ([`Evaluator::set_network`]): none, a plain net, or a hybrid net.
+//! - [`ChipEval`]: a chip net (`eval::chip`), the evaluation unit's network, in software.
+//! - [`SoftwareEval`]: one of these, chosen at run time by the network the search is given
+//!   ([`Evaluator::set_network`]): none, a net or a chip net, plain or hybrid.
 //!
 //! [`Evaluator::evaluate`] returns the evaluator's own score in centipawns for the side to
 //! move; what the search does with it (drawish scaling, clamping away from mate scores) is
@@ -24,6 +25,7 @@
 use chess::{Board, Move};
 use eval::chip::{ChipAcc, ChipNet};
 use eval::nnue::{Accumulator, Network, PieceBoards};
+use eval::Net;
 use std::sync::Arc;
 
 /// What an evaluation backend has done, for reports of the boundary's cost.
@@ -60,7 +62,7 @@ pub trait Evaluator {
     fn evaluate(&mut self, board: &Board) -> i32;
     /// Chooses the network of the following searches (`None`: none). Backends whose network
     /// is fixed, as a hardware unit's is, ignore it.
-    fn set_network(&mut self, _net: Option<Arc<Network>>) {}
+    fn set_network(&mut self, _net: Option<Net>) {}
     /// Forgets caches between games.
     fn clear(&mut self) {}
     /// Traffic counters so far (all zero for software backends).
@@ -271,7 +273,7 @@ impl<N: Evaluator, H: Evaluator> Evaluator for HybridEval<N, H> {
     fn evaluate(&mut self, board: &Board) -> i32 {
         self.net.evaluate(board) + self.terms.evaluate(board)
     }
-    fn set_network(&mut self, net: Option<Arc<Network>>) {
+    fn set_network(&mut self, net: Option<Net>) {
         self.net.set_network(net);
     }
     fn clear(&mut self) {
@@ -292,16 +294,22 @@ pub enum SoftwareKind {
     Nnue,
     /// A hybrid network added to the hand-crafted terms.
     Hybrid,
+    /// A plain chip net (the evaluation unit's network, in software).
+    Chip,
+    /// A hybrid chip net added to the hand-crafted terms.
+    ChipHybrid,
 }
 
-/// The software evaluation the engine searches with: hand-crafted, network or hybrid, as the
-/// network given by [`Evaluator::set_network`] says.
+/// The software evaluation the engine searches with: hand-crafted, a network, or a chip net,
+/// plain or hybrid, as the network given by [`Evaluator::set_network`] says.
 pub struct SoftwareEval {
     kind: SoftwareKind,
     terms: HandCraftedEval,
     /// Present once a network has been given (kept when it is taken away, so its stack is
     /// not allocated again).
     nnue: Option<NnueEval>,
+    /// The same for a chip net.
+    chip: Option<ChipEval>,
 }
 
 impl Default for SoftwareEval {
@@ -311,13 +319,14 @@ impl Default for SoftwareEval {
             kind: SoftwareKind::HandCrafted,
             terms: HandCraftedEval::default(),
             nnue: None,
+            chip: None,
         }
     }
 }
 
 impl SoftwareEval {
     /// An evaluator running `net` (`None`: the hand-crafted terms).
-    pub fn with_network(net: Option<Arc<Network>>) -> SoftwareEval {
+    pub fn with_network(net: Option<Net>) -> SoftwareEval {
         let mut e = SoftwareEval::default();
         e.set_network(net);
         e
@@ -333,32 +342,48 @@ impl SoftwareEval {
         // `kind` is Nnue or Hybrid only after set_network stored an evaluator.
         self.nnue
             .as_mut()
-            .expect("a network evaluator exists whenever kind is not HandCrafted")
+            .expect("a network evaluator exists whenever kind is Nnue or Hybrid")
+    }
+
+    #[inline(always)]
+    fn chip(&mut self) -> &mut ChipEval {
+        // `kind` is Chip or ChipHybrid only after set_network stored an evaluator.
+        self.chip
+            .as_mut()
+            .expect("a chip evaluator exists whenever kind is Chip or ChipHybrid")
     }
 }
 
 impl Evaluator for SoftwareEval {
     fn load(&mut self, board: &Board) {
-        if self.kind != SoftwareKind::HandCrafted {
-            self.nnue().load(board);
+        match self.kind {
+            SoftwareKind::HandCrafted => {}
+            SoftwareKind::Nnue | SoftwareKind::Hybrid => self.nnue().load(board),
+            SoftwareKind::Chip | SoftwareKind::ChipHybrid => self.chip().load(board),
         }
     }
     #[inline(always)]
     fn make(&mut self, m: Move, before: &Board, after: &Board) {
-        if self.kind != SoftwareKind::HandCrafted {
-            self.nnue().make(m, before, after);
+        match self.kind {
+            SoftwareKind::HandCrafted => {}
+            SoftwareKind::Nnue | SoftwareKind::Hybrid => self.nnue().make(m, before, after),
+            SoftwareKind::Chip | SoftwareKind::ChipHybrid => self.chip().make(m, before, after),
         }
     }
     #[inline(always)]
     fn make_null(&mut self) {
-        if self.kind != SoftwareKind::HandCrafted {
-            self.nnue().make_null();
+        match self.kind {
+            SoftwareKind::HandCrafted => {}
+            SoftwareKind::Nnue | SoftwareKind::Hybrid => self.nnue().make_null(),
+            SoftwareKind::Chip | SoftwareKind::ChipHybrid => self.chip().make_null(),
         }
     }
     #[inline(always)]
     fn unmake(&mut self) {
-        if self.kind != SoftwareKind::HandCrafted {
-            self.nnue().unmake();
+        match self.kind {
+            SoftwareKind::HandCrafted => {}
+            SoftwareKind::Nnue | SoftwareKind::Hybrid => self.nnue().unmake(),
+            SoftwareKind::Chip | SoftwareKind::ChipHybrid => self.chip().unmake(),
         }
     }
     #[inline(always)]
@@ -367,12 +392,14 @@ impl Evaluator for SoftwareEval {
             SoftwareKind::HandCrafted => self.terms.evaluate(board),
             SoftwareKind::Nnue => self.nnue().evaluate(board),
             SoftwareKind::Hybrid => self.nnue().evaluate(board) + self.terms.evaluate(board),
+            SoftwareKind::Chip => self.chip().evaluate(board),
+            SoftwareKind::ChipHybrid => self.chip().evaluate(board) + self.terms.evaluate(board),
         }
     }
-    fn set_network(&mut self, net: Option<Arc<Network>>) {
+    fn set_network(&mut self, net: Option<Net>) {
         match net {
             None => self.kind = SoftwareKind::HandCrafted,
-            Some(net) => {
+            Some(Net::Nnue(net)) => {
                 self.kind = if net.is_hybrid() {
                     SoftwareKind::Hybrid
                 } else {
@@ -381,6 +408,17 @@ impl Evaluator for SoftwareEval {
                 match &mut self.nnue {
                     Some(e) => e.replace(net),
                     None => self.nnue = Some(NnueEval::new(net)),
+                }
+            }
+            Some(Net::Chip(net)) => {
+                self.kind = if net.hybrid {
+                    SoftwareKind::ChipHybrid
+                } else {
+                    SoftwareKind::Chip
+                };
+                match &mut self.chip {
+                    Some(e) => e.net = net,
+                    None => self.chip = Some(ChipEval::new(net)),
                 }
             }
         }
@@ -393,6 +431,8 @@ impl Evaluator for SoftwareEval {
             SoftwareKind::HandCrafted => "hand-crafted",
             SoftwareKind::Nnue => "nnue",
             SoftwareKind::Hybrid => "hybrid",
+            SoftwareKind::Chip => "chip",
+            SoftwareKind::ChipHybrid => "chip hybrid",
         }
     }
 }
@@ -440,8 +480,8 @@ mod tests {
         for fen in FENS {
             let mut pos = Position::from_fen(fen).expect("test FEN");
             let board = *pos.board();
-            let mut e = SoftwareEval::with_network(Some(net.clone()));
-            let mut fresh = SoftwareEval::with_network(Some(net.clone()));
+            let mut e = SoftwareEval::with_network(Some(Net::Nnue(net.clone())));
+            let mut fresh = SoftwareEval::with_network(Some(Net::Nnue(net.clone())));
             e.load(&board);
             walk(&mut e, &mut fresh, &mut pos, 3);
             let mut e = HybridEval::new(net.clone());
@@ -461,7 +501,7 @@ mod tests {
         let mut e = SoftwareEval::default();
         assert_eq!(e.kind(), SoftwareKind::HandCrafted);
         assert_eq!(e.evaluate(&b), eval::evaluate(&b));
-        e.set_network(Some(net.clone()));
+        e.set_network(Some(Net::Nnue(net.clone())));
         e.load(&b);
         assert_eq!(net.is_hybrid(), e.kind() == SoftwareKind::Hybrid);
         assert_eq!(e.evaluate(&b), net.evaluate_board(&b));

@@ -10,7 +10,6 @@
 
 use crate::{DeviceStats, EvalStats, Evaluator, MoveGenDevice};
 use chess::{Board, GenMode, Move, MoveList, Position};
-use eval::nnue::Network;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -378,7 +377,7 @@ impl<E: Evaluator, P: Probe> Evaluator for ProfiledEval<E, P> {
         self.probe.end();
         v
     }
-    fn set_network(&mut self, net: Option<Arc<Network>>) {
+    fn set_network(&mut self, net: Option<eval::Net>) {
         self.inner.set_network(net)
     }
     fn clear(&mut self) {

@@ -86,7 +86,7 @@ pub fn bench(
     depth: i32,
     hash_mb: usize,
     threads: usize,
-    net: Option<Option<Arc<eval::nnue::Network>>>,
+    net: Option<Option<eval::Net>>,
     mut progress: impl FnMut(usize, &str, u64),
 ) -> BenchResult {
     let pool = ThreadPool::new(threads, hash_mb, device::SoftwareDevice::default);

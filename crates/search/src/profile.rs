@@ -16,8 +16,10 @@ use device::profile::{
     probe_pair_ticks, ticks, CallCosts, CostMeter, ProfiledDevice, ProfiledEval, Profiler, Section,
     SectionTimes,
 };
-use device::{Evaluator, HandCraftedEval, HybridEval, MoveGenDevice, NnueEval, SoftwareDevice};
-use eval::nnue::Network;
+use device::{
+    ChipEval, Evaluator, HandCraftedEval, HybridEval, MoveGenDevice, NnueEval, SoftwareDevice,
+};
+use eval::Net;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,7 +33,7 @@ pub struct ProfileSpec {
     /// Table size in MB.
     pub hash_mb: usize,
     /// The network evaluated with (`None`: the hand-crafted evaluation).
-    pub net: Option<Arc<Network>>,
+    pub net: Option<Net>,
 }
 
 /// A profile's figures.
@@ -180,6 +182,31 @@ where
     run_all(&pool, spec)
 }
 
+/// The profiled run with a network evaluator built by `make` (its output and updates timed),
+/// plus the hand-crafted terms when the net is hybrid.
+fn net_run<N, F>(spec: &ProfileSpec, probe: &Profiler, hybrid: bool, make: F) -> (u64, u64, u64)
+where
+    N: Evaluator + 'static,
+    F: Fn() -> N + Send + Sync + 'static,
+{
+    let p = probe.clone();
+    if hybrid {
+        profiled_run(spec, probe, move || HybridEval {
+            net: ProfiledEval::new(make(), p.clone(), Section::EvalOutput, true),
+            terms: ProfiledEval::new(
+                HandCraftedEval::default(),
+                p.clone(),
+                Section::EvalTerms,
+                false,
+            ),
+        })
+    } else {
+        profiled_run(spec, probe, move || {
+            ProfiledEval::new(make(), p.clone(), Section::EvalOutput, true)
+        })
+    }
+}
+
 /// Profiles the searches of `spec`. `progress` hears of each run as it starts.
 pub fn profile(
     spec: &ProfileSpec,
@@ -210,35 +237,15 @@ pub fn profile(
             });
             (n, ns, t, "hand-crafted")
         }
-        Some(net) if net.is_hybrid() => {
-            let (p, net) = (probe.clone(), net.clone());
-            let (n, ns, t) = profiled_run(spec, &probe, move || HybridEval {
-                net: ProfiledEval::new(
-                    NnueEval::new(net.clone()),
-                    p.clone(),
-                    Section::EvalOutput,
-                    true,
-                ),
-                terms: ProfiledEval::new(
-                    HandCraftedEval::default(),
-                    p.clone(),
-                    Section::EvalTerms,
-                    false,
-                ),
-            });
-            (n, ns, t, "hybrid")
+        Some(Net::Nnue(net)) => {
+            let (hybrid, net) = (net.is_hybrid(), net.clone());
+            let (n, ns, t) = net_run(spec, &probe, hybrid, move || NnueEval::new(net.clone()));
+            (n, ns, t, if hybrid { "hybrid" } else { "nnue" })
         }
-        Some(net) => {
-            let (p, net) = (probe.clone(), net.clone());
-            let (n, ns, t) = profiled_run(spec, &probe, move || {
-                ProfiledEval::new(
-                    NnueEval::new(net.clone()),
-                    p.clone(),
-                    Section::EvalOutput,
-                    true,
-                )
-            });
-            (n, ns, t, "nnue")
+        Some(Net::Chip(net)) => {
+            let (hybrid, net) = (net.hybrid, net.clone());
+            let (n, ns, t) = net_run(spec, &probe, hybrid, move || ChipEval::new(net.clone()));
+            (n, ns, t, if hybrid { "chip hybrid" } else { "chip" })
         }
     };
     if nodes != plain_nodes {
@@ -282,7 +289,7 @@ where
 mod tests {
     use super::*;
 
-    fn spec(net: Option<Arc<Network>>) -> ProfileSpec {
+    fn spec(net: Option<Net>) -> ProfileSpec {
         ProfileSpec {
             positions: crate::bench::POSITIONS[..3]
                 .iter()
@@ -296,7 +303,7 @@ mod tests {
 
     #[test]
     fn a_profile_searches_the_plain_runs_nodes_and_accounts_for_all_time() {
-        for net in [None, Some(Network::embedded())] {
+        for net in [None, Some(Net::Nnue(eval::nnue::Network::embedded()))] {
             let hce = net.is_none();
             let p = profile(&spec(net), |_| {}).expect("a deterministic profile");
             assert!(p.nodes > 1000);

@@ -11,6 +11,7 @@ use chess::{Board, Move};
 use device::profile::{NoProbe, Probe};
 use device::{Evaluator, MoveGenDevice, SoftwareEval};
 use eval::nnue::Network;
+use eval::Net;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -125,7 +126,7 @@ pub struct Shared {
     pub(crate) nodes: Box<[PaddedCounter]>,
     /// The neural network the evaluation uses; `None`: the hand-crafted evaluation. Each
     /// thread reads it when a search starts.
-    network: Mutex<Option<Arc<Network>>>,
+    network: Mutex<Option<Net>>,
 }
 
 impl Shared {
@@ -140,7 +141,7 @@ impl Shared {
     }
 
     /// The network searches use (`None`: the hand-crafted evaluation).
-    pub fn network(&self) -> Option<Arc<Network>> {
+    pub fn network(&self) -> Option<Net> {
         self.network.lock().ok().and_then(|n| n.clone())
     }
 
@@ -260,7 +261,7 @@ impl ThreadPool {
             epoch: Instant::now(),
             start_ms: AtomicU64::new(0),
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
-            network: Mutex::new(NNUE_BY_DEFAULT.then(Network::embedded)),
+            network: Mutex::new(NNUE_BY_DEFAULT.then(|| Net::Nnue(Network::embedded()))),
         });
         let sync = Arc::new(Sync2 {
             control: Mutex::new(Control {
@@ -310,7 +311,7 @@ impl ThreadPool {
 
     /// Chooses the evaluation of the following searches: a network, or `None` for the
     /// hand-crafted one.
-    pub fn set_network(&self, net: Option<Arc<Network>>) {
+    pub fn set_network(&self, net: Option<Net>) {
         if let Ok(mut n) = self.shared.network.lock() {
             *n = net;
         }

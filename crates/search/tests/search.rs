@@ -213,7 +213,7 @@ fn the_network_evaluation_searches_finds_mates_and_is_deterministic() {
     let net: Arc<eval::nnue::Network> = Arc::from(eval::nnue::FloatNet::random(9).quantise());
     let nodes = |net: Option<Arc<eval::nnue::Network>>| {
         let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
-        pool.set_network(net);
+        pool.set_network(net.map(eval::Net::Nnue));
         run(&pool, chess::STARTPOS, Limits::depth(8));
         let a = pool.last_nodes();
         // Castling, en passant and promotions on the way exercise the incremental updates.
@@ -228,7 +228,7 @@ fn the_network_evaluation_searches_finds_mates_and_is_deterministic() {
     assert_eq!(with_net, nodes(Some(net.clone())));
     assert_ne!(with_net, nodes(None), "the network was not used");
     let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
-    pool.set_network(Some(net));
+    pool.set_network(Some(eval::Net::Nnue(net)));
     // Mates in 1 to 3 with tactics (a random net misleads the pruning in slow mates).
     for (fen, n) in MATES.iter().take(3) {
         let o = run(&pool, fen, Limits::depth(2 * n + 2));
@@ -237,6 +237,34 @@ fn the_network_evaluation_searches_finds_mates_and_is_deterministic() {
             "{fen}: {}",
             o.score
         );
+    }
+}
+
+#[test]
+fn a_chip_net_plays_in_the_software_engine_and_a_zero_hybrid_one_is_the_hand_crafted_eval() {
+    use eval::chip::{Arch, ChipNet};
+    let nodes = |net: Option<eval::Net>| {
+        let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
+        pool.set_network(net);
+        run(
+            &pool,
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            Limits::depth(7),
+        );
+        pool.last_nodes()
+    };
+    for arch in [Arch::estuary(), Arch::onechan()] {
+        let chip = eval::Net::Chip(Arc::new(ChipNet::random(arch.clone(), 8)));
+        let n = nodes(Some(chip.clone()));
+        assert_eq!(n, nodes(Some(chip)), "{arch}");
+        assert_ne!(n, nodes(None), "{arch}: the chip net was not used");
+        let mut zero = ChipNet::random(arch, 8);
+        zero.hybrid = true;
+        zero.dense.iter_mut().for_each(|d| {
+            d.weights.iter_mut().for_each(|w| *w = 0);
+            d.bias.iter_mut().for_each(|b| *b = 0);
+        });
+        assert_eq!(nodes(Some(eval::Net::Chip(Arc::new(zero)))), nodes(None));
     }
 }
 
@@ -252,7 +280,7 @@ fn a_hybrid_net_with_no_correction_searches_exactly_like_the_hand_crafted_eval()
     ];
     let nodes = |net: Option<Arc<eval::nnue::Network>>| {
         let pool = ThreadPool::new(1, 16, device::SoftwareDevice::default);
-        pool.set_network(net);
+        pool.set_network(net.map(eval::Net::Nnue));
         fens.iter()
             .map(|f| {
                 run(&pool, f, Limits::depth(9));
@@ -302,7 +330,7 @@ impl device::Evaluator for CountingEval {
         let v = self.inner.evaluate(b);
         self.constant.unwrap_or(v)
     }
-    fn set_network(&mut self, net: Option<Arc<eval::nnue::Network>>) {
+    fn set_network(&mut self, net: Option<eval::Net>) {
         self.inner.set_network(net)
     }
     fn name(&self) -> &'static str {

@@ -12,6 +12,7 @@ mod mate_search;
 use chess::{Board, Move, Position};
 use device::{MoveGenDevice, SoftwareDevice};
 use eval::nnue::Network;
+use eval::Net;
 use search::{score::uci_score, Event, Info, Job, Listener, ScoreBound, ThreadPool};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,9 +54,10 @@ pub struct Uci<D: MoveGenDevice + 'static> {
     mate_stop: Arc<AtomicBool>,
     /// `Use NNUE`: evaluate with `net` instead of the hand-crafted evaluation.
     use_nnue: bool,
-    /// `EvalFile`: the net's path, or `<embedded>` for the built-in one.
+    /// `EvalFile`: the net's path (a software net or a chip net), or `<embedded>` for the
+    /// built-in one.
     eval_file: String,
-    net: Arc<Network>,
+    net: Net,
 }
 
 impl Uci<SoftwareDevice> {
@@ -137,7 +139,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             mate_stop: Arc::new(AtomicBool::new(false)),
             use_nnue: search::NNUE_BY_DEFAULT,
             eval_file: EMBEDDED_NET.into(),
-            net: Network::embedded(),
+            net: Net::Nnue(Network::embedded()),
         }
     }
 
@@ -330,10 +332,11 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 None => self.error(&format!("bad Use NNUE value '{value}'")),
             },
             "evalfile" => {
+                // A software net or a chip net (ESTCHIP1), told apart by the file's header.
                 let loaded = if value.is_empty() || value == EMBEDDED_NET {
-                    Ok(Network::embedded())
+                    Ok(Net::Nnue(Network::embedded()))
                 } else {
-                    Network::load(value).map(Arc::from)
+                    Net::load(value)
                 };
                 match loaded {
                     Ok(net) => {

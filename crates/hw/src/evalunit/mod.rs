@@ -29,6 +29,10 @@ pub const FEATURE_ROWS: usize = 769;
 /// Plies the accumulator stack holds (from the loaded position).
 pub const STACK_PLIES: usize = 256;
 
+/// The clock the unit's figures are given at, in MHz: the goal for the routed design on the
+/// LFE5U-85F (the routed figure is in docs/results/hw-synthesis.md).
+pub const CLOCK_MHZ: f64 = 100.0;
+
 /// Where `estuary hw gen` writes the unit's RAM images (relative to the repository root).
 pub const GEN_DIR: &str = "hw/evalunit/gen";
 
