@@ -1,7 +1,9 @@
 //! `estuary hw`: the hardware models of `hw::movegen` from the command line.
 //!
-//! * `hw gen [--out DIR]` writes the Verilog move generator's ROMs and constants
-//!   (`hw::movegen::tables`, by default into hw/movegen/gen).
+//! * `hw gen [--out DIR] [--net FILE]` writes the Verilog move generator's ROMs and constants
+//!   (`hw::movegen::tables`, by default into hw/movegen/gen) and the evaluation unit's RAM
+//!   images of a chip net (`hw::evalunit::Image`, the built-in net by default, into
+//!   hw/evalunit/gen); with `--out DIR`, into DIR/movegen and DIR/evalunit.
 //! * `hw traffic [--depth D] [--offload K] [--mhz F] [--ns-per-word N]` prints the device
 //!   clocks per generate at the four positions, then the words across the boundary and the
 //!   projected time of perft trees with every node on the bus (the thesis' split) against
@@ -39,13 +41,22 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
 
 fn gen(rest: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
-    let out = PathBuf::from(args.value("out").unwrap_or_else(|| GEN_DIR.to_string()));
+    let out = args.value("out").map(PathBuf::from);
+    let net = crate::chip_net(args.value("net"))?;
     args.finish().map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    for (name, text) in files() {
-        let p = out.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
-        println!("wrote {}", p.display());
+    let image = hw::evalunit::Image::of(&net).map_err(|e| e.to_string())?;
+    // With --out, both units' files go to DIR/movegen and DIR/evalunit.
+    let dirs = match &out {
+        Some(d) => [d.join("movegen"), d.join("evalunit")],
+        None => [PathBuf::from(GEN_DIR), PathBuf::from(hw::evalunit::GEN_DIR)],
+    };
+    for (dir, files) in dirs.iter().zip([files(), image.files()]) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (name, text) in files {
+            let p = dir.join(name);
+            std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+            println!("wrote {}", p.display());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -32,7 +32,9 @@ commands:
   tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]
                       solve tsume-shogi problems with df-pn
   usi                 USI mate search (go mate <ms> | infinite)
-  hw gen [--out DIR]  write the Verilog ROMs/constants (hw/movegen/gen) from the Rust model
+  hw gen [--out DIR] [--net FILE]
+                      write the Verilog ROMs/constants (hw/movegen/gen) and the evaluation
+                      unit's RAM images of a chip net (hw/evalunit/gen) from the Rust models
   hw traffic [--depth D] [--offload K] [--mhz F] [--ns-per-word NS]
                       bus words and device clocks of perft trees on the co-simulated generator
   hw eval [--net FILE] [--mhz F] [--repeat R]
@@ -40,7 +42,7 @@ commands:
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue | --net FILE] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
-  bench [DEPTH] --device rtl [--positions N] [--eval chip --net FILE]
+  bench [DEPTH] --device rtl [--positions N] [--eval chip [--net FILE]]
                       the same search on the co-simulated Verilog generator beside the software
   profile [--fen FEN | --epd FILE] [--depth D | --nodes N] [--eval hce|nnue | --net FILE] [--bus-ns NS]
           [--cosim-positions N] [--cosim-depth D] [--svg FILE]
@@ -66,11 +68,11 @@ commands:
   help                this text
 ";
 
-/// The chip net of `--net FILE`, or the one built in.
+/// The chip net of `--net FILE`, or the one built in (crates/eval/nets/chip.nnue).
 pub(crate) fn chip_net(path: Option<String>) -> Result<eval::chip::ChipNet, String> {
     match path {
         Some(p) => eval::chip::ChipNet::load(&p).map_err(|e| e.to_string()),
-        None => Err("give a chip net with --net FILE (ESTCHIP1)".into()),
+        None => Ok((*eval::chip::ChipNet::embedded()).clone()),
     }
 }
 

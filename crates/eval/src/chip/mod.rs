@@ -38,6 +38,10 @@ pub const OUT_MUL: i64 = 25;
 pub const OUT_SHIFT: u32 = 9;
 
 const MAGIC: &[u8; 8] = b"ESTCHIP1";
+
+/// The chip net Estuary ships (the evaluation unit's default net and its RAM images in
+/// hw/evalunit/gen), trained by `estuary nnue train --arch chip` on `estuary datagen` games.
+static EMBEDDED: &[u8] = include_bytes!("../../nets/chip.nnue");
 const FLAG_HYBRID: u32 = 1;
 const FLAG_ONE_PERSPECTIVE: u32 = 2;
 
@@ -360,6 +364,17 @@ impl ChipNet {
             at += 4 * d.bias.len();
         }
         Ok(net)
+    }
+
+    /// The built-in chip net (parsed once).
+    pub fn embedded() -> std::sync::Arc<ChipNet> {
+        static NET: std::sync::OnceLock<std::sync::Arc<ChipNet>> = std::sync::OnceLock::new();
+        NET.get_or_init(|| {
+            std::sync::Arc::new(
+                ChipNet::from_bytes(EMBEDDED).expect("the embedded chip net is valid"),
+            )
+        })
+        .clone()
     }
 
     /// Reads a net file.
