@@ -104,7 +104,27 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     } else {
         None
     };
-    print_amdahl(&p, costs.as_deref(), bus_ns);
+    let unit = if cosim::available() && cosim_positions > 0 {
+        eprintln!("profile: co-simulating the Verilog evaluation unit with the built-in chip net ({cosim_positions} positions, depth {cosim_depth})");
+        let boards: Vec<Board> = spec
+            .positions
+            .iter()
+            .take(cosim_positions)
+            .copied()
+            .collect();
+        let net = eval::chip::ChipNet::embedded();
+        let c = cosim::evalunit::compare_searches(net, &boards, cosim_depth, spec.hash_mb, |_| {})
+            .map_err(|e| e.to_string())?;
+        if !c.equal() {
+            return Err(
+                "the co-simulated evaluation unit's search differs from the software's".into(),
+            );
+        }
+        Some((c.eval, c.clocks))
+    } else {
+        None
+    };
+    print_amdahl(&p, costs.as_deref(), unit, bus_ns);
     if let Some(path) = svg {
         std::fs::write(&path, chart(&p)).map_err(|e| format!("{path}: {e}"))?;
         eprintln!("profile: wrote {path}");
@@ -234,7 +254,36 @@ fn movegen_loads(p: &Profile, c: &CallCosts) -> [CallLoad; 3] {
     ]
 }
 
-fn print_amdahl(p: &Profile, costs: Option<&CallCosts>, bus_ns: f64) {
+/// The software loads of the network's calls in `p` (its updates on make, null and unmake, and
+/// its output layer) with the co-simulated evaluation unit's clocks and words per call.
+fn eval_unit_loads(
+    p: &Profile,
+    st: &device::EvalStats,
+    cl: &cosim::evalunit::UnitClocks,
+) -> [CallLoad; 2] {
+    let updates = (st.makes + st.nulls + st.unmakes).max(1) as f64;
+    [
+        CallLoad {
+            calls: p.times.calls_of(Section::EvalUpdate),
+            software_ns: p.ticks_of(Section::EvalUpdate) * p.ns_per_tick,
+            clocks_per_call: (cl.make + cl.null + cl.unmake) as f64 / updates,
+            words_per_call: 1.0,
+        },
+        CallLoad {
+            calls: p.times.calls_of(Section::EvalOutput),
+            software_ns: p.ticks_of(Section::EvalOutput) * p.ns_per_tick,
+            clocks_per_call: cl.eval as f64 / st.evals.max(1) as f64,
+            words_per_call: 2.0,
+        },
+    ]
+}
+
+fn print_amdahl(
+    p: &Profile,
+    costs: Option<&CallCosts>,
+    unit: Option<(device::EvalStats, cosim::evalunit::UnitClocks)>,
+    bus_ns: f64,
+) {
     let total_ns = p.search_ticks() * p.ns_per_tick;
     println!("Amdahl's law: the whole search's speedup with one unit in hardware");
     println!(
@@ -280,8 +329,37 @@ fn print_amdahl(p: &Profile, costs: Option<&CallCosts>, bus_ns: f64) {
             limit(p.share(Section::MoveGen) + p.share(Section::MakeUnmake))
         ),
     }
+    let net_share = p.share(Section::EvalUpdate) + p.share(Section::EvalOutput);
+    match &unit {
+        Some((st, cl)) if p.times.calls_of(Section::EvalOutput) > 0 => {
+            let mhz = hw::evalunit::CLOCK_MHZ;
+            let pr = project(total_ns, &eval_unit_loads(p, st, cl), mhz, bus_ns);
+            row("evaluation unit (network part)", &pr);
+            let updates = (st.makes + st.nulls + st.unmakes).max(1) as f64;
+            println!(
+                "  co-simulated Verilog with the built-in chip net: {:.1} clocks per update \
+                 (make, null, unmake), {:.1} per evaluate; {mhz} MHz; software ({}) {:.1} / \
+                 {:.1} ns per call",
+                (cl.make + cl.null + cl.unmake) as f64 / updates,
+                cl.eval as f64 / st.evals.max(1) as f64,
+                p.evaluator,
+                p.ns_per_call(Section::EvalUpdate),
+                p.ns_per_call(Section::EvalOutput),
+            );
+        }
+        _ => println!(
+            "{:<34} {:>7}   (no co-simulation, or no network in this profile; limit {:.2})",
+            "evaluation unit (network part)",
+            pct(net_share),
+            limit(net_share)
+        ),
+    }
     let eval = review_groups(p)[1];
     let not_yet = [
+        (
+            "evaluation: hand-crafted terms",
+            p.share(Section::EvalTerms),
+        ),
         ("evaluation unit (all its parts)", eval),
         ("check/attack detection", p.share(Section::Attacks)),
         ("transposition table", p.share(Section::Tt)),
