@@ -65,6 +65,9 @@ commands:
   nnue check FILE [DATA... [--wdl W]]
                       read a net file (software or chip) and print its shape and a few
                       scores; with data, its loss
+  nnue distill DATA... --out FILE [--net FILE] [--children]
+                      the data's positions (and their quiet children) labelled with a
+                      teacher net's static evaluation, for training a smaller net
   help                this text
 ";
 

@@ -52,12 +52,81 @@ const CHECK_FENS: [(&str, &str); 3] = [
     ),
 ];
 
-/// Dispatches `nnue train` and `nnue check`.
+const USAGE_DISTILL: &str = "estuary nnue distill DATA... --out FILE [--net FILE] [--children]";
+
+/// `nnue distill`: the positions of self-play data (and with `--children`, every position one
+/// quiet move on) labelled with a teacher net's static evaluation (the built-in net unless
+/// `--net`), the game's result kept: data for training a smaller net to evaluate as the
+/// teacher does. Positions in check are left out.
+fn distill(raw: &[String]) -> Result<ExitCode, String> {
+    use chess::{GenMode, MoveList};
+    use std::io::{BufRead, Write};
+    let mut args = Args::parse(raw, &["children"]).map_err(|e| e.to_string())?;
+    let out = args.value("out").ok_or(format!("usage: {USAGE_DISTILL}"))?;
+    let teacher = match args.value("net") {
+        Some(p) => eval::Net::load(&p).map_err(|e| e.to_string())?,
+        None => eval::Net::Nnue(eval::nnue::Network::embedded()),
+    };
+    let children = args.flag("children");
+    let inputs: Vec<String> = args.positional().to_vec();
+    args.finish().map_err(|e| e.to_string())?;
+    if inputs.is_empty() {
+        return Err(format!("usage: {USAGE_DISTILL}"));
+    }
+    let file = std::fs::File::create(&out).map_err(|e| format!("{out}: {e}"))?;
+    let mut w = std::io::BufWriter::new(file);
+    let (mut read, mut written, mut bad) = (0u64, 0u64, 0u64);
+    let emit = |w: &mut std::io::BufWriter<std::fs::File>, b: &chess::Board, result: f32| {
+        if b.in_check() {
+            return Ok::<u64, String>(0);
+        }
+        let stm = teacher.evaluate_board(b);
+        let white = if b.side_to_move() == chess::Color::White {
+            stm
+        } else {
+            -stm
+        };
+        writeln!(
+            w,
+            "{}",
+            eval::nnue::data::format_line(&b.to_fen(), white, result)
+        )
+        .map_err(|e| format!("{out}: {e}"))?;
+        Ok(1)
+    };
+    for path in &inputs {
+        let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in std::io::BufReader::new(f).lines() {
+            let line = line.map_err(|e| format!("{path}: {e}"))?;
+            let Ok(s) = eval::nnue::data::parse_line(&line) else {
+                bad += 1;
+                continue;
+            };
+            read += 1;
+            written += emit(&mut w, &s.board, s.result)?;
+            if children {
+                let mut list = MoveList::new();
+                s.board.generate_into(GenMode::All, &mut list);
+                for &m in list.iter().filter(|m| !m.is_tactical()) {
+                    written += emit(&mut w, &s.board.played(m), s.result)?;
+                }
+            }
+        }
+    }
+    w.flush().map_err(|e| format!("{out}: {e}"))?;
+    println!("{read} positions read ({bad} lines skipped), {written} written to {out}, labelled by {teacher}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Dispatches `nnue train`, `nnue check` and `nnue distill`.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     match raw.split_first() {
         Some((c, rest)) if c == "train" => train(rest),
         Some((c, rest)) if c == "check" => check(rest),
-        _ => Err(format!("usage: {USAGE_TRAIN} | {USAGE_CHECK}")),
+        Some((c, rest)) if c == "distill" => distill(rest),
+        _ => Err(format!(
+            "usage: {USAGE_TRAIN} | {USAGE_CHECK} | {USAGE_DISTILL}"
+        )),
     }
 }
 
