@@ -54,7 +54,20 @@ module acc_unit (
     assign busy = state != IDLE;
 
     // ---- feature RAM: port A reads White's row or takes a weight write, port B Black's ----
+    // no_rw_check: a row read in the clock of a weight write to the same row may return
+    // anything (the rows are used only in ROWS, never while weights are written). Without it
+    // yosys emulates read-before-write across the two ports, cannot share port A between the
+    // write and White's read, and builds the RAM twice (114 DP16KD instead of 57).
+    (* no_rw_check *)
     reg [1023:0] ft [0:1023];
+`ifdef EVALUNIT_INIT
+    // A bitstream that evaluates without a host writing the net: the built-in chip net's
+    // rows (estuary hw gen). `EVALUNIT_GEN` is the directory, relative to where the tool runs.
+`ifndef EVALUNIT_GEN
+`define EVALUNIT_GEN "evalunit/gen/"
+`endif
+    initial $readmemh({`EVALUNIT_GEN, "features.hex"}, ft);
+`endif
     reg [9:0]    addr_a, addr_b;
     reg [1023:0] row_a, row_b;
     wire [9:0]   port_a = ft_we ? ft_waddr : addr_a;

@@ -41,13 +41,12 @@ module matrix_unit (
     localparam [1:0] IDLE = 2'd0, RUN = 2'd1, DRAIN = 2'd2;
 
     // ---- configuration ----
-    reg [31:0] lcfg [0:7];
-    reg [31:0] gcfg;
+    // Words 0-7: the layers; word 8: the global word.
+    reg [31:0] lcfg [0:8];
+    wire [31:0] gcfg = lcfg[8];
     assign one_persp = gcfg[0];
-    always @(posedge clk) begin
-        if (cfg_we && !cfg_waddr[3]) lcfg[cfg_waddr[2:0]] <= cfg_wdata;
-        if (cfg_we && cfg_waddr[3]) gcfg <= cfg_wdata;
-    end
+    always @(posedge clk)
+        if (cfg_we && cfg_waddr <= 4'd8) lcfg[cfg_waddr] <= cfg_wdata;
     wire [3:0] layers = gcfg[7:4];
 
     // ---- issue ----
@@ -73,6 +72,17 @@ module matrix_unit (
     // ---- RAMs (registered reads) ----
     reg [1023:0] wram [0:127];
     reg [255:0]  bram [0:31];
+`ifdef EVALUNIT_INIT
+    // The built-in chip net's configuration, weights and biases (estuary hw gen); see acc_unit.
+`ifndef EVALUNIT_GEN
+`define EVALUNIT_GEN "evalunit/gen/"
+`endif
+    initial begin
+        $readmemh({`EVALUNIT_GEN, "config.hex"}, lcfg);
+        $readmemh({`EVALUNIT_GEN, "weights.hex"}, wram);
+        $readmemh({`EVALUNIT_GEN, "biases.hex"}, bram);
+    end
+`endif
     reg [1023:0] s1_w;
     reg [255:0]  s1_b;
     wire [6:0]   w_port = w_we ? w_waddr : waddr;
