@@ -29,9 +29,12 @@ pub const FEATURE_ROWS: usize = 769;
 /// Plies the accumulator stack holds (from the loaded position).
 pub const STACK_PLIES: usize = 256;
 
-/// The clock the unit's figures are given at, in MHz: the goal for the routed design on the
-/// LFE5U-85F (the routed figure is in docs/results/hw-synthesis.md).
-pub const CLOCK_MHZ: f64 = 100.0;
+/// The goal clock for the routed unit on the LFE5U-85F, MHz.
+pub const GOAL_MHZ: f64 = 100.0;
+
+/// The unit's Fmax on the LFE5U-85F as nextpnr estimates it after placement (seed 1; not
+/// routed: docs/results/hw-synthesis.md), MHz. Time figures use this clock.
+pub const PLACED_FMAX_MHZ: f64 = 36.45;
 
 /// Where `estuary hw gen` writes the unit's RAM images (relative to the repository root).
 pub const GEN_DIR: &str = "hw/evalunit/gen";
