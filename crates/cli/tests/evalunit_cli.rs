@@ -89,3 +89,63 @@ fn broken_chip_nets_are_errors() {
         assert!(!t.contains("panicked"), "{args:?}: {t}");
     }
 }
+
+/// The last `info depth D` line's node count of a UCI session's output.
+fn nodes_at(out: &str, depth: u32) -> Option<u64> {
+    out.lines()
+        .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+        .last()
+        .and_then(|l| {
+            let mut it = l.split_whitespace();
+            it.position(|w| w == "nodes")?;
+            it.next()?.parse().ok()
+        })
+}
+
+#[test]
+fn the_uci_hardware_option_searches_the_software_tree_on_the_units() {
+    if !cosim::available() {
+        eprintln!("skipped: built without verilator");
+        return;
+    }
+    // The built-in chip net, named as a file so that the software search runs it too.
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../eval/nets/chip.nnue");
+    let session = |hardware: &str| {
+        use std::io::{BufRead, Write};
+        let script = format!(
+            "uci\nsetoption name EvalFile value {}\nsetoption name Hardware value {hardware}\n\
+             position startpos moves e2e4 c7c5\ngo depth 5\n",
+            p.display()
+        );
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_estuary"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run estuary");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(script.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        // Read until the search has answered (the end of input would stop it), then quit.
+        let mut out = String::new();
+        for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            out.push_str(&line);
+            out.push('\n');
+            if line.starts_with("bestmove") || line.contains("bad Hardware value") {
+                break;
+            }
+        }
+        stdin.write_all(b"quit\n").unwrap();
+        drop(stdin);
+        child.wait().unwrap();
+        out
+    };
+    let (sw, hw) = (session("off"), session("rtl"));
+    assert!(hw.contains("option name Hardware type combo"), "{hw}");
+    assert!(hw.contains("info string Hardware rtl"), "{hw}");
+    assert!(hw.contains("bestmove"), "{hw}");
+    let n = nodes_at(&sw, 5).unwrap_or_else(|| panic!("no depth-5 line:\n{sw}"));
+    assert_eq!(nodes_at(&hw, 5), Some(n), "software:\n{sw}\nrtl:\n{hw}");
+    let bad = session("fpga");
+    assert!(bad.contains("bad Hardware value 'fpga'"), "{bad}");
+}

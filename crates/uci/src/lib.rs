@@ -36,6 +36,13 @@ pub const DEFAULT_MOVE_OVERHEAD: u64 = 50;
 
 type Factory<D> = Arc<dyn Fn() -> D + Send + Sync>;
 
+/// Builds a one-thread pool searching on hardware (the co-simulated move generator and
+/// evaluation unit) with a hash of the given MB, evaluating with the given chip net: what the
+/// `Hardware` option switches to. The front end that can build one (the `estuary` binary
+/// with Verilator) passes it to [`Uci::with_hardware`].
+pub type HardwarePools =
+    Arc<dyn Fn(usize, Arc<eval::chip::ChipNet>) -> Result<ThreadPool, String> + Send + Sync>;
+
 /// A UCI engine over move-generator devices of type `D`.
 pub struct Uci<D: MoveGenDevice + 'static> {
     out: Output,
@@ -58,6 +65,10 @@ pub struct Uci<D: MoveGenDevice + 'static> {
     /// built-in one.
     eval_file: String,
     net: Net,
+    /// Builds the hardware pool, when this build has one.
+    hardware: Option<HardwarePools>,
+    /// `Hardware rtl`: the pool searches on the co-simulated units.
+    on_hardware: bool,
 }
 
 impl Uci<SoftwareDevice> {
@@ -140,7 +151,15 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             use_nnue: search::NNUE_BY_DEFAULT,
             eval_file: EMBEDDED_NET.into(),
             net: Net::Nnue(Network::embedded()),
+            hardware: None,
+            on_hardware: false,
         }
+    }
+
+    /// Offers the `Hardware` option (`off` or `rtl`), searching with pools from `pools`.
+    pub fn with_hardware(mut self, pools: HardwarePools) -> Uci<D> {
+        self.hardware = Some(pools);
+        self
     }
 
     /// Hands the chosen evaluation to the pool (used by the next search).
@@ -179,6 +198,25 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     }
 
     fn rebuild_pool(&mut self) {
+        if self.on_hardware {
+            if let Some(pools) = self.hardware.clone() {
+                // The unit runs a chip net: EvalFile's if it names one, else the built-in one.
+                let chip = match &self.net {
+                    Net::Chip(n) => n.clone(),
+                    Net::Nnue(_) => eval::chip::ChipNet::embedded(),
+                };
+                match pools(self.hash_mb, chip) {
+                    Ok(pool) => {
+                        self.pool = pool;
+                        return;
+                    }
+                    Err(e) => {
+                        self.on_hardware = false;
+                        self.error(&format!("Hardware: {e}; searching in software"));
+                    }
+                }
+            }
+        }
         let f = self.factory.clone();
         self.pool = ThreadPool::new(self.threads, self.hash_mb, move || f());
         self.apply_network();
@@ -225,6 +263,9 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 self.say(&format!(
                     "option name EvalFile type string default {EMBEDDED_NET}"
                 ));
+                if self.hardware.is_some() {
+                    self.say("option name Hardware type combo default off var off var rtl");
+                }
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -275,7 +316,10 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             None => (body.trim(), ""),
         };
         let lname = name.to_ascii_lowercase();
-        let needs_idle = matches!(lname.as_str(), "hash" | "threads" | "clear hash");
+        let needs_idle = matches!(
+            lname.as_str(),
+            "hash" | "threads" | "clear hash" | "hardware"
+        );
         if needs_idle && !self.settle() {
             return self.error(&format!("cannot change {name} while searching"));
         }
@@ -346,7 +390,16 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                         } else {
                             value.into()
                         };
-                        self.apply_network();
+                        if self.on_hardware {
+                            // The hardware pool is rebuilt with the new chip net.
+                            if !self.settle() {
+                                return self
+                                    .error("cannot change EvalFile while searching on hardware");
+                            }
+                            self.rebuild_pool();
+                        } else {
+                            self.apply_network();
+                        }
                         if self.debug {
                             self.say(&format!("info string EvalFile {}", self.eval_file));
                         }
@@ -355,6 +408,16 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                     Err(e) => self.error(&format!("EvalFile: {e}")),
                 }
             }
+            "hardware" if self.hardware.is_some() => match value.to_ascii_lowercase().as_str() {
+                v @ ("off" | "rtl") => {
+                    self.on_hardware = v == "rtl";
+                    self.rebuild_pool();
+                    if self.on_hardware {
+                        self.say("info string Hardware rtl: one thread on the co-simulated move generator and evaluation unit, checked against the software at every node");
+                    }
+                }
+                _ => self.error(&format!("bad Hardware value '{value}' (off, rtl)")),
+            },
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
@@ -468,6 +531,15 @@ pub fn lossy_lines(mut input: impl BufRead) -> impl Iterator<Item = String> {
 
 /// Runs the UCI loop on `input`, writing to `output`, until `quit` or end of input.
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
+    run_with(input, output, None)
+}
+
+/// [`run`], offering the `Hardware` option when `hardware` is given.
+pub fn run_with(
+    input: impl BufRead,
+    output: impl Write + Send + 'static,
+    hardware: Option<HardwarePools>,
+) {
     let output = std::sync::Mutex::new(output);
     let out: Output = Arc::new(move |line: &str| {
         if let Ok(mut w) = output.lock() {
@@ -476,6 +548,9 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
         }
     });
     let mut uci = Uci::new(out);
+    if let Some(h) = hardware {
+        uci = uci.with_hardware(h);
+    }
     for line in lossy_lines(input) {
         if !uci.handle(&line) {
             return;
