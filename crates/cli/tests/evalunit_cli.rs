@@ -93,8 +93,8 @@ fn broken_chip_nets_are_errors() {
 /// The last `info depth D` line's node count of a UCI session's output.
 fn nodes_at(out: &str, depth: u32) -> Option<u64> {
     out.lines()
-        .filter(|l| l.starts_with(&format!("info depth {depth} ")))
-        .last()
+        .rev()
+        .find(|l| l.starts_with(&format!("info depth {depth} ")))
         .and_then(|l| {
             let mut it = l.split_whitespace();
             it.position(|w| w == "nodes")?;
