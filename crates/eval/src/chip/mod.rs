@@ -19,7 +19,7 @@ pub mod train;
 pub use float::ChipFloat;
 
 use crate::nnue::{feature, PieceBoards};
-use chess::{Bitboard, Board, Color, PieceKind};
+use chess::{Board, Color, PieceKind};
 use std::fmt;
 
 /// Input features (2 colours x 6 kinds x 64 squares).
@@ -207,44 +207,6 @@ impl Default for ChipAcc {
             v: [[0; MAX_WIDTH]; 2],
         }
     }
-}
-
-/// A feature a move adds or removes: colour, kind and square of the piece.
-type Change = (Color, PieceKind, chess::Square);
-
-/// At most this many pieces appear or disappear in one move (castling: 2 and 2).
-pub const MAX_CHANGES: usize = 4;
-
-/// The features a move changed, found by comparing the placements before and after: the ones
-/// to subtract, then the ones to add (each in colour, kind, square order).
-pub fn changes(
-    before: &PieceBoards,
-    after: &PieceBoards,
-) -> ([Change; MAX_CHANGES], usize, [Change; MAX_CHANGES], usize) {
-    let mut adds = [(Color::White, PieceKind::Pawn, chess::Square::new(0)); MAX_CHANGES];
-    let mut subs = adds;
-    let (mut na, mut ns) = (0, 0);
-    for c in Color::ALL {
-        for k in PieceKind::ALL {
-            let (old, new) = (before.pieces(c, k), after.pieces(c, k));
-            if old == new {
-                continue;
-            }
-            for sq in Bitboard(old.0 & !new.0) {
-                if ns < MAX_CHANGES {
-                    subs[ns] = (c, k, sq);
-                    ns += 1;
-                }
-            }
-            for sq in Bitboard(new.0 & !old.0) {
-                if na < MAX_CHANGES {
-                    adds[na] = (c, k, sq);
-                    na += 1;
-                }
-            }
-        }
-    }
-    (subs, ns, adds, na)
 }
 
 impl ChipNet {
@@ -477,7 +439,7 @@ impl ChipNet {
         avx2: bool,
     ) {
         let n = self.arch.lanes;
-        let (subs, ns, adds, na) = changes(before, after);
+        let (subs, ns, adds, na) = before.changes(after);
         for &persp in self.perspectives() {
             let p = persp.index();
             let lanes = &mut child.v[p][..n];

@@ -2,7 +2,7 @@
 //! updated from the parent position's by the pieces that changed.
 
 use super::{feature, simd, Network, HIDDEN};
-use chess::{Bitboard, Board, Color, PieceKind};
+use chess::{Bitboard, Board, Color, PieceKind, Square};
 
 /// The first layer's sums, one row per perspective (indexed by `Color::index`).
 #[repr(C, align(64))]
@@ -49,7 +49,45 @@ impl PieceBoards {
 }
 
 /// At most this many pieces appear or disappear in one move (castling: 2 and 2).
-const MAX_CHANGES: usize = 4;
+pub const MAX_CHANGES: usize = 4;
+
+/// A piece a move adds or removes: colour, kind and square.
+pub type Change = (Color, PieceKind, Square);
+
+impl PieceBoards {
+    /// The pieces that differ between `self` (before a move) and `after`: the ones removed,
+    /// then the ones added (each in colour, kind, square order), with their counts.
+    #[inline(always)]
+    pub fn changes(
+        &self,
+        after: &PieceBoards,
+    ) -> ([Change; MAX_CHANGES], usize, [Change; MAX_CHANGES], usize) {
+        let mut adds = [(Color::White, PieceKind::Pawn, Square::new(0)); MAX_CHANGES];
+        let mut subs = adds;
+        let (mut na, mut ns) = (0, 0);
+        for c in Color::ALL {
+            for k in PieceKind::ALL {
+                let (old, new) = (self.pieces(c, k), after.pieces(c, k));
+                if old == new {
+                    continue;
+                }
+                for sq in Bitboard(old.0 & !new.0) {
+                    if ns < MAX_CHANGES {
+                        subs[ns] = (c, k, sq);
+                        ns += 1;
+                    }
+                }
+                for sq in Bitboard(new.0 & !old.0) {
+                    if na < MAX_CHANGES {
+                        adds[na] = (c, k, sq);
+                        na += 1;
+                    }
+                }
+            }
+        }
+        (subs, ns, adds, na)
+    }
+}
 
 impl Accumulator {
     /// Recomputes both perspectives from the pieces of `b`.
@@ -80,29 +118,7 @@ impl Accumulator {
         before: &PieceBoards,
         after: &PieceBoards,
     ) {
-        let mut adds = [(Color::White, PieceKind::Pawn, chess::Square::new(0)); MAX_CHANGES];
-        let mut subs = adds;
-        let (mut na, mut ns) = (0, 0);
-        for c in Color::ALL {
-            for k in PieceKind::ALL {
-                let (old, new) = (before.pieces(c, k), after.pieces(c, k));
-                if old == new {
-                    continue;
-                }
-                for sq in Bitboard(old.0 & !new.0) {
-                    if ns < MAX_CHANGES {
-                        subs[ns] = (c, k, sq);
-                        ns += 1;
-                    }
-                }
-                for sq in Bitboard(new.0 & !old.0) {
-                    if na < MAX_CHANGES {
-                        adds[na] = (c, k, sq);
-                        na += 1;
-                    }
-                }
-            }
-        }
+        let (subs, ns, adds, na) = before.changes(after);
         for persp in Color::ALL {
             let p = persp.index();
             let mut add_rows: [&[i16; HIDDEN]; MAX_CHANGES] = [&net.b1; MAX_CHANGES];

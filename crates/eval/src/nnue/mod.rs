@@ -25,7 +25,7 @@ pub mod float;
 mod simd;
 pub mod train;
 
-pub use accumulator::{Accumulator, PieceBoards};
+pub use accumulator::{Accumulator, Change, PieceBoards, MAX_CHANGES};
 pub use float::FloatNet;
 
 use chess::{Board, Color, PieceKind, Square};
