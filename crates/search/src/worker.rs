@@ -728,7 +728,7 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
             ply,
             static_eval,
             eval,
-            improving: !in_check && ply >= 2 && static_eval > self.stack[ply - 2 + OFS].eval,
+            improving: !in_check && ply >= 2 && static_eval > self.stack[ply + OFS - 2].eval,
             npm: Self::has_non_pawn_material(self.dev.position()),
         }
     }
@@ -764,7 +764,7 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
             && eval >= beta
             && node.static_eval >= beta - 20
             && node.npm
-            && self.stack[ply - 1 + OFS].mv != Move::NULL
+            && self.stack[ply + OFS - 1].mv != Move::NULL
             && beta > -MATE_BOUND
         {
             let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
@@ -796,8 +796,8 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
         cut_node: bool,
     ) -> i32 {
         let ply = node.ply;
-        let prev1 = self.stack[ply - 1 + OFS].pt;
-        let prev2 = self.stack[ply - 2 + OFS].pt;
+        let prev1 = self.stack[ply + OFS - 1].pt;
+        let prev2 = self.stack[ply + OFS - 2].pt;
         let ctx = QuietContext {
             killers: self.stack[ply + OFS].killers,
             counter: self.hist.counter(prev1),
