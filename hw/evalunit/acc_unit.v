@@ -2,22 +2,29 @@
 // two perspectives, kept incrementally on a stack of accumulators.
 //
 //   feature RAM (769 x 64 lanes x i16; row 768: the biases), two read ports: one row seen from
-//   White, one from Black, each clock
+//   White, one from Black, each clock; read register + output register
+//        |                                      stack RAM (256 plies x 2 words: White's 64
+//   acc_w, acc_b (2 x 64 lanes of i16, in         lanes, then Black's), read register +
+//   flip-flops): the position being built,        output register; the parent comes from
+//   base + (+/- row), one row a clock             here, the child goes back
 //        |
-//   delta (2 x 64 lanes): the sum of the rows a move adds, less the rows it removes
-//        |
-//   stack RAM (256 plies x 4 words of 32 lanes): child = parent + delta, a word a clock; the
-//   clipped lanes of each word also go to the matrix unit's input buffer
+//   clip to 0..127, side to move's lanes first -> the matrix unit's input buffer (128 bytes)
 //
-// Operations (start with `op_*` when !busy; busy until done):
-//   make     the changes from piece_map (1 + n clocks of feature rows, 5 of words); top + 1
-//   null     the parent copied (5 clocks); top + 1
-//   refresh  the biases and every piece of the piece map (66 clocks of rows, 5 of words); top 0
-//   reload   the input buffer from the stack's top (5 clocks), after an unmake
+// Every block RAM read has two registers (the RAM's own and an output register) and every
+// RAM address comes from a register or a one-level select of registers: no path runs from a
+// RAM's output through more than one adder.
+//
+// Operations (start with `op_*` when !busy; busy until done). Step k is the k-th clock after
+// the start; a RAM read issued at step k is added (or loaded) at step k + 2.
+//   make     parent words read at steps 0 (White) and 1 (Black), rows at steps 1..n (from
+//            piece_map's changes), added at 3..n+2; child written at n+3 and n+4; top + 1
+//   null     the parent copied: read at 0 and 1, loaded at 2 and 3, written at 4 and 5; top + 1
+//   refresh  bias row at step 1, square s's row at s + 2, added at 3..67; written at 68, 69;
+//            top 0
+//   reload   the top's words into the input buffer, after an unmake (steps 0-4)
 //   pop      top - 1 (an unmake: a pointer move, no clock of its own)
-// Stack word q of a ply: lanes 0-31 (q 0) and 32-63 (q 1) of White's accumulator, then (q 2,
-// 3) Black's. Input buffer group g (32 bytes at 32g): the side to move's lanes first (a
-// one-perspective net: White's lanes at groups 0 and 1 whoever moves).
+// Input buffer: bytes 0-63 the side to move's lanes (a one-perspective net: White's lanes
+// whoever moves), 64-127 the other side's.
 module acc_unit (
     input  wire          clk,
     input  wire          rst,
@@ -29,35 +36,33 @@ module acc_unit (
     input  wire          op_refresh,
     input  wire          op_reload,
     input  wire          op_pop,
-    input  wire [2:0]    n_changes,
+    input  wire [2:0]    n_changes,      // piece_map's changes, registered by step 0 of a make
     input  wire [3:0]    sub,
     input  wire [39:0]   feat_w,
     input  wire [39:0]   feat_b,
     input  wire          stm_black,      // side to move of the position written or reloaded
     input  wire          one_persp,
-    output wire [5:0]    scan_sq,
-    input  wire [3:0]    scan_piece,
-    output reg           buf_we,
-    output reg  [1:0]    buf_group,
-    output reg  [255:0]  buf_data,
+    output wire [5:0]    scan_sq,        // refresh: the square whose piece comes next clock
+    input  wire [3:0]    scan_piece,     // piece_map's registered answer for scan_sq
+    output reg           buf_we,         // the input buffer: all 128 bytes at once
+    output reg  [1023:0] buf_data,
     output wire          busy
 );
-    localparam [1:0] IDLE = 2'd0, ROWS = 2'd1, WORDS = 2'd2;
     localparam [1:0] M_MAKE = 2'd0, M_NULL = 2'd1, M_REFRESH = 2'd2, M_RELOAD = 2'd3;
 
-    reg [1:0] state, mode;
-    reg [6:0] step;          // rows: change index or refresh step; words: 0-4
+    reg       run;
+    reg [1:0] mode;
+    reg [6:0] step;
     reg [7:0] top /*verilator public_flat_rd*/;   // the current position's ply on the stack
-    reg [2:0] n_rows;
-    reg [3:0] r_sub;
-    reg [39:0] r_fw, r_fb;
-    assign busy = state != IDLE;
+    reg [6:0] fin;                                 // the step that writes White's word
+    reg       st_we;
+    assign busy = run || st_we;   // until Black's word has landed
 
     // ---- feature RAM: port A reads White's row or takes a weight write, port B Black's ----
     // no_rw_check: a row read in the clock of a weight write to the same row may return
-    // anything (the rows are used only in ROWS, never while weights are written). Without it
-    // yosys emulates read-before-write across the two ports, cannot share port A between the
-    // write and White's read, and builds the RAM twice (114 DP16KD instead of 57).
+    // anything (rows are read only while an operation runs, never while weights are written).
+    // Without it yosys emulates read-before-write across the two ports, cannot share port A
+    // between the write and White's read, and builds the RAM twice (114 DP16KD instead of 57).
     (* no_rw_check *)
     reg [1023:0] ft [0:1023];
 `ifdef EVALUNIT_INIT
@@ -68,142 +73,144 @@ module acc_unit (
 `endif
     initial $readmemh({`EVALUNIT_GEN, "features.hex"}, ft);
 `endif
-    reg [9:0]    addr_a, addr_b;
-    reg [1023:0] row_a, row_b;
-    wire [9:0]   port_a = ft_we ? ft_waddr : addr_a;
+    reg  [9:0]    addr_a, addr_b;       // registered: the rows read this clock
+    reg  [1023:0] q_a, q_b, row_a, row_b;
+    wire [9:0]    port_a = ft_we ? ft_waddr : addr_a;
     always @(posedge clk) begin
         if (ft_we) ft[port_a] <= ft_wdata;
-        row_a <= ft[port_a];
+        q_a <= ft[port_a];
     end
-    always @(posedge clk) row_b <= ft[addr_b];
+    always @(posedge clk) q_b <= ft[addr_b];
+    always @(posedge clk) begin
+        row_a <= q_a;
+        row_b <= q_b;
+    end
 
-    // ---- the rows to read ----
+    // ---- row addresses ----
     function [9:0] feature(input persp_black, input col, input [2:0] kind, input [5:0] sq);
         feature = (col != persp_black ? 10'd384 : 10'd0) + {1'b0, kind, 6'd0}
                   + {4'd0, persp_black ? sq ^ 6'd56 : sq};
     endfunction
-    // Refresh: step 0 reads the biases, step 1 + s the piece on square s.
-    assign scan_sq = step[5:0] - 6'd1;
-    wire refresh_piece = step != 7'd0 && scan_piece[2:0] != 3'd7;
-    reg  row_valid, row_sub;       // the rows arriving this clock are added (or subtracted)
-    always @* begin
-        addr_a = 10'd768;
-        addr_b = 10'd768;
-        if (mode == M_REFRESH) begin
-            if (step != 7'd0) begin
-                addr_a = feature(1'b0, scan_piece[3], scan_piece[2:0], scan_sq);
-                addr_b = feature(1'b1, scan_piece[3], scan_piece[2:0], scan_sq);
-            end
-        end else begin
-            addr_a = r_fw[10 * step[1:0] +: 10];
-            addr_b = r_fb[10 * step[1:0] +: 10];
-        end
-    end
+    // The addresses are registered a clock before the read. Make: change i's rows at step
+    // 1 + i (piece_map's registers hold the changes from step 0). Refresh: square s is asked
+    // for at step s, its piece is in scan_piece at step s + 1, its rows are read at s + 2.
+    assign scan_sq = step[5:0];
+    reg  [5:0] scan_prev;
+    // The row read this clock: valid and sign, two clocks on to the adders.
+    reg  rd_v, rd_sub, q_v, q_sub, row_v, row_sub;
 
-    // ---- delta: sum of the rows, per perspective ----
-    reg [1023:0] d_w, d_b;
-    integer j;
-    always @(posedge clk) begin
-        if (state == IDLE) begin
-            d_w <= 1024'd0;
-            d_b <= 1024'd0;
-        end else if (row_valid) begin
-            for (j = 0; j < 64; j = j + 1) begin
-                d_w[16 * j +: 16] <= row_sub ? d_w[16 * j +: 16] - row_a[16 * j +: 16]
-                                             : d_w[16 * j +: 16] + row_a[16 * j +: 16];
-                d_b[16 * j +: 16] <= row_sub ? d_b[16 * j +: 16] - row_b[16 * j +: 16]
-                                             : d_b[16 * j +: 16] + row_b[16 * j +: 16];
-            end
-        end
-    end
-
-    // ---- stack RAM: 4 words of 32 lanes a ply ----
-    reg  [511:0] stack [0:1023] /*verilator public_flat_rd*/;
-    wire [9:0]   st_raddr = {top, step[1:0]};   // words step s reads word s
-    reg  [9:0]   st_waddr;
-    reg  [511:0] st_rdata, st_wdata;
-    reg          st_we;
+    // ---- stack RAM: 2 words a ply ----
+    reg  [1023:0] stack [0:511] /*verilator public_flat_rd*/;
+    reg  [8:0]    st_raddr, st_waddr;
+    reg  [1023:0] st_q, st_r, st_wdata;
     always @(posedge clk) begin
         if (st_we) stack[st_waddr] <= st_wdata;
-        st_rdata <= stack[st_raddr];
+        st_q <= stack[st_raddr];
+        st_r <= st_q;
+    end
+    always @* st_raddr = {top, step[0]};   // steps 0 and 1: the top's White and Black words
+
+    // ---- the accumulators: base + (+/- row), 64 lanes each ----
+    // Their controls are registers, set a clock ahead: load White's parent (step 2), Black's
+    // (step 3), clear (the clock after an idle one), and the two write clocks.
+    reg [1023:0] acc_w, acc_b;
+    reg load_w, load_b, clear, wr_w, wr_b, swap;
+    // Lane add or subtract as one adder: {base, 1} + {row ^ m, m} keeps the carry-in.
+    function [15:0] addsub(input [15:0] base, input [15:0] row, input v, input s);
+        reg [16:0] t;
+        begin
+            t = {base, 1'b1} + ({v ? row ^ {16{s}} : 16'd0, v && s});
+            addsub = t[16:1];
+        end
+    endfunction
+    integer j;
+    always @(posedge clk) begin
+        for (j = 0; j < 64; j = j + 1) begin
+            acc_w[16 * j +: 16] <= addsub(load_w ? st_r[16 * j +: 16] : clear ? 16'd0 : acc_w[16 * j +: 16],
+                                          row_a[16 * j +: 16], row_v, row_sub);
+            acc_b[16 * j +: 16] <= addsub(load_b ? st_r[16 * j +: 16] : clear ? 16'd0 : acc_b[16 * j +: 16],
+                                          row_b[16 * j +: 16], row_v, row_sub);
+        end
     end
 
-    // Word q of the delta.
-    wire [1:0]   wq = step[1:0] - 2'd1;    // the word arriving in words step 1-4
-    wire [2047:0] delta = {d_b, d_w};
-    wire [511:0] dq = (mode == M_MAKE || mode == M_REFRESH) ? delta[512 * wq +: 512] : 512'd0;
-    wire [511:0] parent = mode == M_REFRESH ? 512'd0 : st_rdata;
-    reg  [511:0] child;
-    always @* begin
-        for (j = 0; j < 32; j = j + 1)
-            child[16 * j +: 16] = parent[16 * j +: 16] + dq[16 * j +: 16];
-    end
     function [7:0] clip(input [15:0] v);
         clip = v[15] ? 8'd0 : (v > 16'd127 ? 8'd127 : v[7:0]);
     endfunction
+    reg [511:0] clip_w, clip_b;
+    always @* begin
+        for (j = 0; j < 64; j = j + 1) begin
+            clip_w[8 * j +: 8] = clip(acc_w[16 * j +: 16]);
+            clip_b[8 * j +: 8] = clip(acc_b[16 * j +: 16]);
+        end
+    end
 
     always @(posedge clk) begin
-        row_valid <= 1'b0;
+        load_w <= run && mode != M_REFRESH && step == 7'd1;
+        load_b <= run && mode != M_REFRESH && step == 7'd2;
+        clear <= !run;
+        wr_w <= run && step + 7'd1 == fin;
+        wr_b <= wr_w;
+        swap <= stm_black && !one_persp;
+        // Written every clock, used in the two write clocks: White's word, then Black's.
+        st_wdata <= wr_b ? acc_b : acc_w;
+        buf_data <= swap ? {clip_w, clip_b} : {clip_b, clip_w};
+    end
+
+    always @(posedge clk) begin
+        {row_v, row_sub} <= {q_v, q_sub};
+        {q_v, q_sub} <= {rd_v, rd_sub};
         st_we <= 1'b0;
         buf_we <= 1'b0;
-        if (rst) begin
-            state <= IDLE;
-            top <= 8'd0;
-        end else case (state)
-        IDLE: begin
-            step <= 7'd0;
-            r_sub <= sub;
-            r_fw <= feat_w;
-            r_fb <= feat_b;
-            n_rows <= n_changes;
-            if (op_make) begin
-                mode <= M_MAKE;
-                state <= n_changes == 3'd0 ? WORDS : ROWS;
-            end else if (op_null) begin
-                mode <= M_NULL;
-                state <= WORDS;
-            end else if (op_refresh) begin
-                mode <= M_REFRESH;
-                state <= ROWS;
-            end else if (op_reload) begin
-                mode <= M_RELOAD;
-                state <= WORDS;
-            end else if (op_pop) begin
-                top <= top - 8'd1;
-            end
-        end
-        ROWS: begin
-            // The row read this clock arrives next clock, with its sign.
-            row_valid <= mode == M_REFRESH ? (step == 7'd0 || refresh_piece) : 1'b1;
-            row_sub <= mode == M_REFRESH ? 1'b0 : r_sub[step[1:0]];
-            if (mode == M_REFRESH ? step == 7'd64 : step[2:0] == n_rows - 3'd1) begin
-                state <= WORDS;
-                step <= 7'd0;
+        scan_prev <= scan_sq;
+        rd_v <= 1'b0;
+        rd_sub <= 1'b0;
+        if (mode == M_REFRESH && run) begin
+            if (step == 7'd0) begin
+                addr_a <= 10'd768;
+                addr_b <= 10'd768;
+                rd_v <= 1'b1;
             end else begin
-                step <= step + 7'd1;
+                addr_a <= feature(1'b0, scan_piece[3], scan_piece[2:0], scan_prev);
+                addr_b <= feature(1'b1, scan_piece[3], scan_piece[2:0], scan_prev);
+                rd_v <= step <= 7'd64 && scan_piece[2:0] != 3'd7;
             end
+        end else begin
+            addr_a <= feat_w[10 * step[1:0] +: 10];
+            addr_b <= feat_b[10 * step[1:0] +: 10];
+            rd_v <= run && mode == M_MAKE && step < {4'd0, n_changes};
+            rd_sub <= sub[step[1:0]];
         end
-        WORDS: begin
-            // Step s reads word s of the parent (steps 0-3) and writes word s - 1 (1-4).
-            if (step != 7'd0) begin
-                st_we <= mode != M_RELOAD;
-                st_waddr <= {mode == M_REFRESH ? 8'd0 : top + 8'd1, wq};
-                st_wdata <= child;
-                buf_we <= 1'b1;
-                // Word q holds perspective q[1] (1: Black): first in the buffer when it is to
-                // move (two perspectives).
-                buf_group <= {wq[1] ^ (stm_black && !one_persp), wq[0]};
-                for (j = 0; j < 32; j = j + 1)
-                    buf_data[8 * j +: 8] <= clip(child[16 * j +: 16]);
-            end
-            if (step == 7'd4) begin
-                state <= IDLE;
-                if (mode == M_MAKE || mode == M_NULL) top <= top + 8'd1;
-                if (mode == M_REFRESH) top <= 8'd0;
-            end
+        if (rst) begin
+            run <= 1'b0;
+            top <= 8'd0;
+            row_v <= 1'b0;
+            q_v <= 1'b0;
+        end else if (!run) begin
+            step <= 7'd0;
+            if (op_make || op_null || op_refresh || op_reload) run <= 1'b1;
+            if (op_make) mode <= M_MAKE;
+            if (op_null) mode <= M_NULL;
+            if (op_refresh) mode <= M_REFRESH;
+            if (op_reload) mode <= M_RELOAD;
+            fin <= op_refresh ? 7'd68 : 7'd4;
+            if (op_pop) top <= top - 8'd1;
+        end else begin
             step <= step + 7'd1;
+            // A make's changes are known from step 1: its child is written after its rows.
+            if (mode == M_MAKE && step == 7'd1) fin <= {4'd0, n_changes} + 7'd3;
+            if (wr_w) begin
+                // White's word, and the input buffer (a reload stops here).
+                st_we <= mode != M_RELOAD;
+                st_waddr <= {mode == M_REFRESH ? 8'd0 : top + 8'd1, 1'b0};
+                buf_we <= 1'b1;
+                if (mode == M_RELOAD) run <= 1'b0;
+            end
+            if (wr_b) begin
+                st_we <= 1'b1;
+                st_waddr <= {mode == M_REFRESH ? 8'd0 : top + 8'd1, 1'b1};
+                run <= 1'b0;
+                top <= mode == M_REFRESH ? 8'd0 : top + 8'd1;
+            end
         end
-        default: state <= IDLE;
-        endcase
     end
 endmodule

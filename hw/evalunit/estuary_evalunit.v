@@ -11,7 +11,8 @@
 //                  |
 //               centipawns: (sum x 25) >> 9, negated for Black by a one-perspective net
 //
-// Commands (cmd, with cmd_addr / cmd_data), accepted when `ready`:
+// Commands (cmd, with cmd_addr / cmd_data), taken when `ready` (into a command register; the
+// unit decodes them in the next clock):
 //   1 LOAD    load word cmd_addr (0-17, the generator's layout; word 17 starts the refresh)
 //   2 MAKE    cmd_data = make word        3 UNMAKE  cmd_data = unmake word (a pointer move)
 //   4 NULL    pass the turn                5 EVAL    result_valid / score when done
@@ -33,30 +34,52 @@ module estuary_evalunit (
 );
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4,
                      CMD_EVAL = 3'd5, CMD_WRITE = 3'd6;
-    localparam [2:0] S_IDLE = 3'd0, S_LOAD1 = 3'd1, S_LOAD2 = 3'd2, S_MAKE1 = 3'd3,
-                     S_WAIT_ACC = 3'd4, S_RELOAD = 3'd5, S_WAIT_MAT = 3'd6;
+    localparam [2:0] S_IDLE = 3'd0, S_LOAD1 = 3'd1, S_LOAD2 = 3'd2, S_WAIT_ACC = 3'd3,
+                     S_RELOAD = 3'd4, S_WAIT_MAT = 3'd5, S_SCORE = 3'd6;
 
+    // ---- the command register: a command is taken in the clock `ready` is seen and decoded
+    // (dispatched) in the next, from these registers only ----
+    reg        c_valid;
+    reg [4:0]  c_addr;
+    reg [31:0] c_data;
+    reg        do_load, do_make, do_unmake, do_null, do_eval, do_write;
     reg  [2:0] state;
     wire       acc_busy, mat_busy, mat_done, one_persp;
     wire [31:0] mat_sum;
-    assign ready = state == S_IDLE && !acc_busy && !mat_busy;
-    wire accept = cmd_valid && ready;
-    wire do_make = accept && cmd == CMD_MAKE;
-    wire do_unmake = accept && cmd == CMD_UNMAKE;
-    wire do_null = accept && cmd == CMD_NULL;
-    wire do_eval = accept && cmd == CMD_EVAL;
-    wire do_write = accept && cmd == CMD_WRITE;
+    assign ready = state == S_IDLE && !c_valid && !acc_busy && !mat_busy;
+    wire take = !rst && cmd_valid && ready;
+    always @(posedge clk) begin
+        // The command's kind is decoded as it is taken: the do_* flags are registers.
+        c_valid <= take;
+        do_load <= take && cmd == CMD_LOAD;
+        do_make <= take && cmd == CMD_MAKE;
+        do_unmake <= take && cmd == CMD_UNMAKE;
+        do_null <= take && cmd == CMD_NULL;
+        do_eval <= take && cmd == CMD_EVAL;
+        do_write <= take && cmd == CMD_WRITE;
+        if (take) begin
+            c_addr <= cmd_addr;
+            c_data <= cmd_data;
+        end
+    end
 
     reg        stm_black;
     reg        buf_valid;          // the matrix unit's input buffer holds the current position
     reg [511:0] boards;            // load words 0-15: kind bitboards, then White's and Black's
 
-    // ---- weights: staging register and commits ----
+    // ---- weights: staging register and commits, a clock after the WRITE is decoded (c_data
+    // still holds its word then: the next command is taken at that clock's end at the
+    // earliest) ----
     reg [1023:0] staging;
-    wire commit = do_write && cmd_addr[4];
-    wire [1:0] region = cmd_addr[1:0];
-    always @(posedge clk)
-        if (do_write && !cmd_addr[4]) staging <= {cmd_data, staging[1023:32]};
+    reg        shift, wr_ft, wr_w, wr_b, wr_cfg;
+    always @(posedge clk) begin
+        shift <= do_write && !c_addr[4];
+        wr_ft <= do_write && c_addr[4] && c_addr[1:0] == 2'd0;
+        wr_w <= do_write && c_addr[4] && c_addr[1:0] == 2'd1;
+        wr_b <= do_write && c_addr[4] && c_addr[1:0] == 2'd2;
+        wr_cfg <= do_write && c_addr[4] && c_addr[1:0] == 2'd3;
+        if (shift) staging <= {c_data, staging[1023:32]};
+    end
 
     // ---- units ----
     wire [2:0]  n_changes;
@@ -65,44 +88,45 @@ module estuary_evalunit (
     wire [5:0]  scan_sq;
     wire [3:0]  scan_piece;
     wire        buf_we;
-    wire [1:0]  buf_group;
-    wire [255:0] buf_data;
-    // The piece map's changes are registered in the clock after the MAKE: the accumulator unit
-    // takes them then (S_MAKE1); a load's map write and refresh follow word 17 the same way.
+    wire [1023:0] buf_data;
+    // A make is decoded by the piece map and started in the accumulator unit in the clock it
+    // is dispatched (the unit's step 0 reads the parent, the changes are registered by then);
+    // a load's map write and refresh follow word 17 in the next two clocks.
     wire        pm_load = state == S_LOAD1;
     wire        acc_refresh = state == S_LOAD2;
-    wire        acc_make = state == S_MAKE1;
     wire        acc_reload = do_eval && !buf_valid;
     wire        mat_start = (do_eval && buf_valid) || (state == S_RELOAD && !acc_busy);
 
     piece_map map (
         .clk(clk), .load(pm_load), .kinds(boards[383:0]), .black(boards[511:448]),
-        .make(do_make), .unmake(do_unmake), .word(cmd_data),
+        .make(do_make), .unmake(do_unmake), .word(c_data),
         .mover(do_make ? stm_black : !stm_black),
         .scan_sq(scan_sq), .scan_piece(scan_piece),
         .n_changes(n_changes), .sub(sub), .feat_w(feat_w), .feat_b(feat_b));
 
     acc_unit acc (
         .clk(clk), .rst(rst),
-        .ft_we(commit && region == 2'd0), .ft_waddr(cmd_data[9:0]), .ft_wdata(staging),
-        .op_make(acc_make), .op_null(do_null), .op_refresh(acc_refresh),
+        .ft_we(wr_ft), .ft_waddr(c_data[9:0]), .ft_wdata(staging),
+        .op_make(do_make), .op_null(do_null), .op_refresh(acc_refresh),
         .op_reload(acc_reload), .op_pop(do_unmake),
         .n_changes(n_changes), .sub(sub), .feat_w(feat_w), .feat_b(feat_b),
         .stm_black(stm_black), .one_persp(one_persp),
         .scan_sq(scan_sq), .scan_piece(scan_piece),
-        .buf_we(buf_we), .buf_group(buf_group), .buf_data(buf_data), .busy(acc_busy));
+        .buf_we(buf_we), .buf_data(buf_data), .busy(acc_busy));
 
     matrix_unit mat (
         .clk(clk), .rst(rst),
-        .w_we(commit && region == 2'd1), .w_waddr(cmd_data[6:0]), .w_wdata(staging),
-        .b_we(commit && region == 2'd2), .b_waddr(cmd_data[4:0]), .b_wdata(staging[1023:768]),
-        .cfg_we(commit && region == 2'd3), .cfg_waddr(cmd_data[3:0]), .cfg_wdata(staging[1023:992]),
-        .in_we(buf_we), .in_group(buf_group), .in_data(buf_data),
+        .w_we(wr_w), .w_waddr(c_data[6:0]), .w_wdata(staging),
+        .b_we(wr_b), .b_waddr(c_data[4:0]), .b_wdata(staging[1023:768]),
+        .cfg_we(wr_cfg), .cfg_waddr(c_data[3:0]), .cfg_wdata(staging[1023:992]),
+        .in_we(buf_we), .in_data(buf_data),
         .start(mat_start), .busy(mat_busy), .done(mat_done), .sum(mat_sum), .one_persp(one_persp));
 
-    // Centipawns of the output sum: (s x 25) >> 9, for the side to move.
-    wire signed [39:0] scaled = $signed(mat_sum) * 40'sd25;
+    // Centipawns of the output sum: (s x 25) >> 9, then negated for Black by a one-perspective
+    // net, a clock each.
+    reg  signed [39:0] scaled;
     wire signed [31:0] cp = {scaled[39], scaled[39:9]};
+    reg        negate;
 
     always @(posedge clk) begin
         result_valid <= 1'b0;
@@ -111,19 +135,18 @@ module estuary_evalunit (
             stm_black <= 1'b0;
             buf_valid <= 1'b0;
         end else begin
-            if (accept && cmd == CMD_LOAD && cmd_addr < 5'd16)
-                boards[32 * cmd_addr[3:0] +: 32] <= cmd_data;
-            if (accept && cmd == CMD_LOAD && cmd_addr == 5'd16)
-                stm_black <= cmd_data[0];
+            if (do_load && c_addr < 5'd16)
+                boards[32 * c_addr[3:0] +: 32] <= c_data;
+            if (do_load && c_addr == 5'd16)
+                stm_black <= c_data[0];
             if (do_make || do_unmake || do_null)
                 stm_black <= !stm_black;
             if (do_make || do_null) buf_valid <= 1'b1;
             if (do_unmake) buf_valid <= 1'b0;
             case (state)
             S_IDLE: begin
-                if (accept && cmd == CMD_LOAD && cmd_addr == 5'd17) state <= S_LOAD1;
-                if (do_make) state <= S_MAKE1;
-                if (do_null) state <= S_WAIT_ACC;
+                if (do_load && c_addr == 5'd17) state <= S_LOAD1;
+                if (do_make || do_null) state <= S_WAIT_ACC;
                 if (acc_reload) state <= S_RELOAD;
                 if (do_eval && buf_valid) state <= S_WAIT_MAT;
             end
@@ -132,14 +155,18 @@ module estuary_evalunit (
                 buf_valid <= 1'b1;
                 state <= S_WAIT_ACC;
             end
-            S_MAKE1: state <= S_WAIT_ACC;
             S_WAIT_ACC: if (!acc_busy) state <= S_IDLE;
             S_RELOAD: if (!acc_busy) begin
                 buf_valid <= 1'b1;
                 state <= S_WAIT_MAT;
             end
             S_WAIT_MAT: if (mat_done) begin
-                score <= one_persp && stm_black ? -cp : cp;
+                scaled <= $signed(mat_sum) * 40'sd25;
+                negate <= one_persp && stm_black;
+                state <= S_SCORE;
+            end
+            S_SCORE: begin
+                score <= negate ? -cp : cp;
                 result_valid <= 1'b1;
                 state <= S_IDLE;
             end

@@ -5,13 +5,15 @@
 //        |                                   accumulator unit, then the ping-pong buffers)
 //        +-------------+---------------------+
 //                      | issue: one word and 16 inputs a clock
-//   8 x 16 products (int8 x u7) -> 8 row sums of 16 -> 8 accumulators (bias first)
+//   RAM read register, output register
+//   8 x 16 products (int8 x u7) -> 32 sums of 4 -> 8 row sums -> 8 accumulators (bias first)
 //                      | last chunk of a pass
 //   requantise clamp(s >> 6, 0, 127) into the next layer's buffer, or the output sum
 //
 // A layer of I inputs and O outputs runs in passes of 8 outputs (ceil(O / 8)), each in chunks
-// of 16 inputs (ceil(I / 16)): one issue a clock, then 4 clocks for the pipeline to drain
-// before the next layer reads what this one wrote. Weight word w of layer l, pass p, chunk c
+// of 16 inputs (ceil(I / 16)): one issue a clock, then 6 clocks for the pipeline to drain
+// before the next layer reads what this one wrote (DRAIN below; the Rust model's
+// hw::evalunit::DRAIN_CLOCKS). Every stage holds one adder level at most. Weight word w of layer l, pass p, chunk c
 // is wbase(l) + p x chunks(l) + c: cell (r, k) is weight [8p + r][16c + k] (zero outside the
 // layer). Bias word bbase(l) + p holds the 8 biases of the pass (i32).
 // Configuration words: layer l (0-7) {bbase[20:16], wbase[15:9], passes[8:4], chunks[3:0]};
@@ -28,9 +30,8 @@ module matrix_unit (
     input  wire          cfg_we,
     input  wire [3:0]    cfg_waddr,
     input  wire [31:0]   cfg_wdata,
-    input  wire          in_we,          // layer 0's input, 32 bytes at 32 x in_group
-    input  wire [1:0]    in_group,
-    input  wire [255:0]  in_data,
+    input  wire          in_we,          // layer 0's input, all 128 bytes
+    input  wire [1023:0] in_data,
     input  wire          start,
     output wire          busy,
     output reg           done,           // a clock: `sum` holds the output layer's sum
@@ -39,6 +40,7 @@ module matrix_unit (
 );
     localparam R = 8, C = 16;
     localparam [1:0] IDLE = 2'd0, RUN = 2'd1, DRAIN = 2'd2;
+    localparam [2:0] DRAIN_CLOCKS = 3'd6;
 
     // ---- configuration ----
     // Words 0-7: the layers; word 8: the global word.
@@ -55,8 +57,9 @@ module matrix_unit (
     reg  [4:0] p;            // pass
     reg  [3:0] c;            // chunk
     reg  [6:0] waddr;
+    reg  [4:0] baddr;
     reg  [2:0] drain;
-    wire [31:0] cfg = lcfg[l];
+    reg  [31:0] cfg;         // lcfg[l], registered when the layer starts
     wire [3:0] chunks = cfg[3:0];
     wire [4:0] passes = cfg[8:4];
     wire       issue = state == RUN;
@@ -67,7 +70,8 @@ module matrix_unit (
 
     // ---- buffers ----
     reg [1023:0] buf0, buf_a, buf_b;
-    wire [1023:0] in_buf = l == 3'd0 ? buf0 : (l[0] ? buf_a : buf_b);
+    reg           from0, from_a;    // the layer's input: buf0 (layer 0), else buf_a (odd layers)
+    wire [1023:0] in_buf = from0 ? buf0 : (from_a ? buf_a : buf_b);
 
     // ---- RAMs (registered reads) ----
     reg [1023:0] wram [0:127];
@@ -83,13 +87,14 @@ module matrix_unit (
         $readmemh({`EVALUNIT_GEN, "biases.hex"}, bram);
     end
 `endif
-    reg [1023:0] s1_w;
+    reg [1023:0] s1_w, s2_w;
     reg [255:0]  s1_b;
     wire [6:0]   w_port = w_we ? w_waddr : waddr;
-    wire [4:0]   b_port = b_we ? b_waddr : cfg[20:16] + p;
+    wire [4:0]   b_port = b_we ? b_waddr : baddr;
     always @(posedge clk) begin
         if (w_we) wram[w_port] <= w_wdata;
         s1_w <= wram[w_port];
+        s2_w <= s1_w;
     end
     always @(posedge clk) begin
         if (b_we) bram[b_port] <= b_wdata;
@@ -97,32 +102,36 @@ module matrix_unit (
     end
 
     // ---- pipeline control: valid, first chunk, last chunk, output layer, output buffer, pass
-    reg        s1_v, s2_v, s3_v, s4_v;
-    reg        s1_first, s2_first, s3_first;
-    reg        s1_last, s2_last, s3_last, s4_last;
-    reg        s1_out, s2_out, s3_out, s4_out;
-    reg        s1_sel, s2_sel, s3_sel, s4_sel;      // 0: buffer a, 1: buffer b
-    reg  [4:0] s1_p, s2_p, s3_p, s4_p;
-    reg  [127:0] s1_x;
-    reg  [255:0] s2_b, s3_b;
+    // Stage 1: RAM read; 2: RAM output register; 3: products; 4: sums of 4; 5: row sums;
+    // 6: accumulate; then the requantised write (or the output sum).
+    reg        s1_v, s2_v, s3_v, s4_v, s5_v, s6_v;
+    reg        s1_first, s2_first, s3_first, s4_first, s5_first;
+    reg        s1_last, s2_last, s3_last, s4_last, s5_last, s6_last;
+    reg        s1_out, s2_out, s3_out, s4_out, s5_out, s6_out;
+    reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel, s6_sel;   // 0: buffer a, 1: buffer b
+    reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p, s6_p;
+    reg  [127:0] s1_x, s2_x;
+    reg  [255:0] s2_b, s3_b, s4_b, s5_b;
 
     // ---- the cells ----
-    reg  signed [15:0] s2_prod [0:R * C - 1];
-    reg  signed [17:0] s3_part [0:R * 4 - 1];
+    reg  signed [15:0] s3_prod [0:R * C - 1];
+    reg  signed [17:0] s4_part [0:R * 4 - 1];
+    reg  signed [19:0] s5_row [0:R - 1];
     reg  signed [31:0] acc [0:R - 1];
     integer r, k;
     always @(posedge clk) begin
         for (r = 0; r < R; r = r + 1)
             for (k = 0; k < C; k = k + 1)
-                s2_prod[r * C + k] <= $signed(s1_w[8 * (r * C + k) +: 8]) * $signed({1'b0, s1_x[8 * k +: 8]});
+                s3_prod[r * C + k] <= $signed(s2_w[8 * (r * C + k) +: 8]) * $signed({1'b0, s2_x[8 * k +: 8]});
         for (r = 0; r < R; r = r + 1)
             for (k = 0; k < 4; k = k + 1)
-                s3_part[r * 4 + k] <= s2_prod[r * C + 4 * k] + s2_prod[r * C + 4 * k + 1]
-                                    + s2_prod[r * C + 4 * k + 2] + s2_prod[r * C + 4 * k + 3];
-        if (s3_v)
+                s4_part[r * 4 + k] <= (s3_prod[r * C + 4 * k] + s3_prod[r * C + 4 * k + 1])
+                                    + (s3_prod[r * C + 4 * k + 2] + s3_prod[r * C + 4 * k + 3]);
+        for (r = 0; r < R; r = r + 1)
+            s5_row[r] <= (s4_part[r * 4] + s4_part[r * 4 + 1]) + (s4_part[r * 4 + 2] + s4_part[r * 4 + 3]);
+        if (s5_v)
             for (r = 0; r < R; r = r + 1)
-                acc[r] <= (s3_first ? $signed(s3_b[32 * r +: 32]) : acc[r])
-                        + s3_part[r * 4] + s3_part[r * 4 + 1] + s3_part[r * 4 + 2] + s3_part[r * 4 + 3];
+                acc[r] <= (s5_first ? $signed(s5_b[32 * r +: 32]) : acc[r]) + s5_row[r];
     end
 
     function [7:0] clip(input signed [31:0] s);
@@ -135,7 +144,7 @@ module matrix_unit (
 
     always @(posedge clk) begin
         done <= 1'b0;
-        if (in_we) buf0[256 * in_group +: 256] <= in_data;
+        if (in_we) buf0 <= in_data;
         s1_v <= issue && !rst;
         s1_first <= c == 4'd0;
         s1_last <= last_chunk;
@@ -143,17 +152,20 @@ module matrix_unit (
         s1_sel <= l[0];
         s1_p <= p;
         s1_x <= in_buf[128 * c +: 128];
+        s2_x <= s1_x;
         {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b} <= {s1_v, s1_first, s1_last, s1_out, s1_sel, s1_p, s1_b};
         {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b} <= {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b};
-        {s4_v, s4_last, s4_out, s4_sel, s4_p} <= {s3_v, s3_last, s3_out, s3_sel, s3_p};
-        if (s4_v && s4_last) begin
-            if (s4_out) begin
+        {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b} <= {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b};
+        {s5_v, s5_first, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b};
+        {s6_v, s6_last, s6_out, s6_sel, s6_p} <= {s5_v, s5_last, s5_out, s5_sel, s5_p};
+        if (s6_v && s6_last) begin
+            if (s6_out) begin
                 sum <= acc[0];
                 done <= 1'b1;
             end else
                 for (r = 0; r < R; r = r + 1) begin
-                    if (s4_sel) buf_b[8 * (R * s4_p + r) +: 8] <= clip(acc[r]);
-                    else buf_a[8 * (R * s4_p + r) +: 8] <= clip(acc[r]);
+                    if (s6_sel) buf_b[8 * (R * s6_p + r) +: 8] <= clip(acc[r]);
+                    else buf_a[8 * (R * s6_p + r) +: 8] <= clip(acc[r]);
                 end
         end
         if (rst) begin
@@ -162,34 +174,48 @@ module matrix_unit (
             buf_b <= 1024'd0;
             buf0 <= 1024'd0;
         end else case (state)
-        IDLE: if (start) begin
-            state <= RUN;
-            l <= 3'd0;
-            p <= 5'd0;
-            c <= 4'd0;
+        IDLE: begin
+            // The first layer's configuration waits in `cfg` (loaded after every commit).
+            cfg <= lcfg[0];
             waddr <= lcfg[0][15:9];
+            baddr <= lcfg[0][20:16];
+            from0 <= 1'b1;
+            if (start) begin
+                state <= RUN;
+                l <= 3'd0;
+                p <= 5'd0;
+                c <= 4'd0;
+            end
         end
         RUN: begin
             waddr <= waddr + 7'd1;
             if (!last_chunk) c <= c + 4'd1;
             else begin
                 c <= 4'd0;
+                baddr <= baddr + 5'd1;
                 if (!last_pass) p <= p + 5'd1;
                 else begin
                     state <= DRAIN;
-                    drain <= 3'd4;
+                    drain <= DRAIN_CLOCKS;
                 end
             end
         end
         DRAIN: begin
             drain <= drain - 3'd1;
+            if (drain == 3'd2) begin
+                // The next layer's configuration, a clock before it starts.
+                cfg <= lcfg[l + 3'd1];
+                waddr <= lcfg[l + 3'd1][15:9];
+                baddr <= lcfg[l + 3'd1][20:16];
+            end
             if (drain == 3'd1) begin
                 p <= 5'd0;
                 if (out_layer) state <= IDLE;
                 else begin
                     state <= RUN;
                     l <= l + 3'd1;
-                    waddr <= lcfg[l + 3'd1][15:9];
+                    from0 <= 1'b0;
+                    from_a <= !l[0];
                 end
             end
         end

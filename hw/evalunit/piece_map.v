@@ -3,16 +3,17 @@
 //
 // The unit follows the move generator's command stream, whose make word does not say what a
 // capture took (the generator looks in its own boards); this map is the evaluation unit's
-// own board for that. A command is decoded in the clock it is accepted, from the map as it
-// stands; the map's writes land at the end of that clock (up to four, the later one winning
-// on a shared square, which Chess960 castling needs).
+// own board for that. A command is decoded in the clock the unit dispatches it (the clock
+// after it was accepted: `word` comes from the unit's command register), from the map as it
+// stands; the map's writes are registered and land at the end of the next clock (up to four,
+// the later one winning on a shared square, which Chess960 castling needs).
 //
 // Square code: {colour (1 = black), kind (0 pawn .. 5 king)}; kind 7 is an empty square.
 // Make word   [5:0] from, [11:6] to, [15:12] flag, [18:16] moving kind (castling: king takes
 //             its own rook, to = the rook's square).
 // Unmake word the same, [29:27] captured kind (7 none), [30] the move was a null move.
 //
-// Changes (valid with `changes_valid`, the clock after a MAKE): n_changes features, change i
+// Changes (registered: valid from the clock after a MAKE is decoded until the next MAKE): n_changes features, change i
 // is sub[i] (1: remove) of piece {colour, kind} on square sq, given as its feature index from
 // White's and from Black's perspective (feat_w, feat_b: {enemy, kind, square}).
 module piece_map (
@@ -24,8 +25,8 @@ module piece_map (
     input  wire         unmake,
     input  wire [31:0]  word,
     input  wire         mover,         // colour of the side making (or having made) the move
-    input  wire [5:0]   scan_sq,       // read port for the refresh scan
-    output wire [3:0]   scan_piece,
+    input  wire [5:0]   scan_sq,       // read port for the refresh scan (registered: the
+    output reg  [3:0]   scan_piece,    // piece on scan_sq comes the clock after)
     output reg  [2:0]   n_changes,
     output reg  [3:0]   sub,
     output reg  [39:0]  feat_w,        // change i at [10i +: 10]
@@ -36,7 +37,7 @@ module piece_map (
     localparam [3:0] F_CASTLE = 4'd2, F_EP = 4'd3, F_CAPTURE = 4'd4;
 
     reg [3:0] sq_piece [0:63];
-    assign scan_piece = sq_piece[scan_sq];
+    always @(posedge clk) scan_piece <= sq_piece[scan_sq];
 
     wire [5:0] from = word[5:0];
     wire [5:0] to = word[11:6];
@@ -135,6 +136,9 @@ module piece_map (
                   + {4'd0, persp_black ? sq ^ 6'd56 : sq};
     endfunction
 
+    reg  [3:0] r_en;
+    reg  [5:0] r_sq [0:3];
+    reg  [3:0] r_code [0:3];
     integer s;
     always @(posedge clk) begin
         if (load) begin
@@ -147,13 +151,23 @@ module piece_map (
                                kinds[320 + s] ? {black[s], 3'd5} : EMPTY;
         end else begin
             for (i = 0; i < 4; i = i + 1)
-                if (w_en[i]) sq_piece[w_sq[i]] <= w_code[i];
+                if (r_en[i]) sq_piece[r_sq[i]] <= r_code[i];
         end
-        n_changes <= n;
-        sub <= c_sub;
+        // The writes a command decodes land a clock later (the next decode is two away).
+        r_en <= (make || unmake) ? w_en : 4'd0;
         for (i = 0; i < 4; i = i + 1) begin
-            feat_w[10 * i +: 10] <= feature(1'b0, c_col[i], c_kind[i], c_sq[i]);
-            feat_b[10 * i +: 10] <= feature(1'b1, c_col[i], c_kind[i], c_sq[i]);
+            r_sq[i] <= w_sq[i];
+            r_code[i] <= w_code[i];
+        end
+        // The changes are held until the next make (the accumulator unit reads them for
+        // several clocks).
+        if (make) begin
+            n_changes <= n;
+            sub <= c_sub;
+            for (i = 0; i < 4; i = i + 1) begin
+                feat_w[10 * i +: 10] <= feature(1'b0, c_col[i], c_kind[i], c_sq[i]);
+                feat_b[10 * i +: 10] <= feature(1'b1, c_col[i], c_kind[i], c_sq[i]);
+            end
         end
     end
 endmodule

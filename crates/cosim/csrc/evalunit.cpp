@@ -81,14 +81,15 @@ int estuary_evalunit_eval(void* h, int32_t* score) {
     return 0;
 }
 
-// The accumulator stack's top entry: 4 words of 512 bits (16 x 32 bits each) into out[64].
+// The accumulator stack's top entry: 2 words of 1024 bits (White's lanes, then Black's; 32 x
+// 32 bits each) into out[64].
 void estuary_evalunit_peek(void* h, uint32_t* out) {
     Sim* s = static_cast<Sim*>(h);
     Vevalunit___024root* r = s->top->rootp;
     uint32_t top = r->estuary_evalunit__DOT__acc__DOT__top;
-    for (uint32_t q = 0; q < 4; ++q) {
-        const auto& w = r->estuary_evalunit__DOT__acc__DOT__stack[(top << 2) | q];
-        for (int i = 0; i < 16; ++i) out[16 * q + i] = w[i];
+    for (uint32_t p = 0; p < 2; ++p) {
+        const auto& w = r->estuary_evalunit__DOT__acc__DOT__stack[(top << 1) | p];
+        for (int i = 0; i < 32; ++i) out[32 * p + i] = w[i];
     }
 }
 

@@ -161,11 +161,10 @@ impl Sim {
             // SAFETY: the handle is live; `words` has the 64 entries the harness writes.
             unsafe { ffi::estuary_evalunit_peek(self.handle, words.as_mut_ptr()) };
             for (i, w) in words.iter().enumerate() {
-                // Word q = i / 16 of the stack entry: perspective q / 2, lanes 32 (q % 2) on.
-                let (q, k) = (i / 16, i % 16);
-                let lane = 32 * (q % 2) + 2 * k;
-                acc.v[q / 2][lane] = *w as u16 as i16;
-                acc.v[q / 2][lane + 1] = (*w >> 16) as u16 as i16;
+                // 32-bit piece i: perspective i / 32 (the stack entry's word), lanes 2i, 2i + 1.
+                let (p, lane) = (i / 32, 2 * (i % 32));
+                acc.v[p][lane] = *w as u16 as i16;
+                acc.v[p][lane + 1] = (*w >> 16) as u16 as i16;
             }
         }
         debug_assert!(LANES <= acc.v[0].len());

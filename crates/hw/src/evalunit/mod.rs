@@ -28,6 +28,10 @@ pub const ROW_WORDS: usize = 32;
 pub const FEATURE_ROWS: usize = 769;
 /// Plies the accumulator stack holds (from the loaded position).
 pub const STACK_PLIES: usize = 256;
+/// Clocks from a layer's last issue until the next layer may read its outputs: the matrix
+/// unit's pipeline (RAM read, output register, products, sums of 4, row sums, accumulate,
+/// requantised write; `DRAIN_CLOCKS` in hw/evalunit/matrix_unit.v).
+pub const DRAIN_CLOCKS: u64 = 6;
 
 /// The goal clock for the routed unit on the LFE5U-85F, MHz.
 pub const GOAL_MHZ: f64 = 100.0;
@@ -165,12 +169,12 @@ impl Image {
     }
 
     /// Clocks of the matrix unit for one evaluation: for each layer, one issue per pass and
-    /// chunk, then 4 clocks for the pipeline to drain.
+    /// chunk, then [`DRAIN_CLOCKS`] for the pipeline to drain.
     pub fn matrix_clocks(&self) -> u64 {
         let layers = (self.config[LAYERS] >> 4) as usize;
         self.config[..layers]
             .iter()
-            .map(|&c| ((c & 15) * ((c >> 4) & 31)) as u64 + 4)
+            .map(|&c| ((c & 15) * ((c >> 4) & 31)) as u64 + DRAIN_CLOCKS)
             .sum()
     }
 }
@@ -215,7 +219,7 @@ mod tests {
         // 128 -> 8: 1 pass x 8 chunks; 8 -> 16: 2 x 1; 16 -> 1: 1 x 1.
         assert_eq!(ours.weights.len(), 11);
         assert_eq!(ours.biases.len(), 4);
-        assert_eq!(ours.matrix_clocks(), 8 + 2 + 1 + 3 * 4);
+        assert_eq!(ours.matrix_clocks(), 8 + 2 + 1 + 3 * DRAIN_CLOCKS);
         let onechan = Image::of(&ChipNet::random(Arch::onechan(), 1)).unwrap();
         // 64 -> 64 three times: 8 passes x 4 chunks; 64 -> 1: 1 x 4.
         assert_eq!(onechan.weights.len(), 3 * 32 + 4);
