@@ -15,7 +15,7 @@ OUT=synth/out
 mkdir -p "$OUT"
 if [ -n "${YOWASP_VENV:-}" ]; then PATH="$YOWASP_VENV/bin:$PATH"; fi
 MOVEGEN="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/estuary_movegen.v"
-EVALUNIT="evalunit/piece_map.v evalunit/acc_unit.v evalunit/matrix_unit.v evalunit/estuary_evalunit.v"
+EVALUNIT="evalunit/dup_reg.v evalunit/piece_map.v evalunit/acc_unit.v evalunit/matrix_unit.v evalunit/estuary_evalunit.v"
 case "${UNIT:=movegen}" in
 movegen)  SRC=$MOVEGEN; TOP=${TOP:-estuary_movegen} ;;
 evalunit) SRC=$EVALUNIT; TOP=${TOP:-estuary_evalunit} ;;

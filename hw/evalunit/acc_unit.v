@@ -96,8 +96,8 @@ module acc_unit (
     // for at step s, its piece is in scan_piece at step s + 1, its rows are read at s + 2.
     assign scan_sq = step[5:0];
     reg  [5:0] scan_prev;
-    // The row read this clock: valid and sign, two clocks on to the adders.
-    reg  rd_v, rd_sub, q_v, q_sub, row_v, row_sub;
+    // The row read this clock: valid and sign, two clocks on to the adders (via ctl).
+    reg  rd_v, rd_sub, q_v, q_sub;
 
     // ---- stack RAM: 2 words a ply ----
     reg  [1023:0] stack [0:511] /*verilator public_flat_rd*/;
@@ -112,9 +112,19 @@ module acc_unit (
 
     // ---- the accumulators: base + (+/- row), 64 lanes each ----
     // Their controls are registers, set a clock ahead: load White's parent (step 2), Black's
-    // (step 3), clear (the clock after an idle one), and the two write clocks.
+    // (step 3), clear (the clock after an idle one), the row's valid and sign; one copy of
+    // them for each group of 8 lanes (dup_reg), and the two write clocks.
     reg [1023:0] acc_w, acc_b;
-    reg load_w, load_b, clear, wr_w, wr_b, swap;
+    reg wr_w, wr_b, swap;
+    wire [4:0] ctl_d = {run && mode != M_REFRESH && step == 7'd1,
+                        run && mode != M_REFRESH && step == 7'd2, !run, q_v, q_sub};
+    wire [4:0] ctl [0:7];   // {load_w, load_b, clear, row_v, row_sub} per group
+    genvar g;
+    generate
+        for (g = 0; g < 8; g = g + 1) begin : group
+            dup_reg #(.W(5)) ctl_reg (.clk(clk), .d(ctl_d), .q(ctl[g]));
+        end
+    endgenerate
     // Lane add or subtract as one adder: {base, 1} + {row ^ m, m} keeps the carry-in.
     function [15:0] addsub(input [15:0] base, input [15:0] row, input v, input s);
         reg [16:0] t;
@@ -126,10 +136,10 @@ module acc_unit (
     integer j;
     always @(posedge clk) begin
         for (j = 0; j < 64; j = j + 1) begin
-            acc_w[16 * j +: 16] <= addsub(load_w ? st_r[16 * j +: 16] : clear ? 16'd0 : acc_w[16 * j +: 16],
-                                          row_a[16 * j +: 16], row_v, row_sub);
-            acc_b[16 * j +: 16] <= addsub(load_b ? st_r[16 * j +: 16] : clear ? 16'd0 : acc_b[16 * j +: 16],
-                                          row_b[16 * j +: 16], row_v, row_sub);
+            acc_w[16 * j +: 16] <= addsub(ctl[j / 8][4] ? st_r[16 * j +: 16] : ctl[j / 8][2] ? 16'd0 : acc_w[16 * j +: 16],
+                                          row_a[16 * j +: 16], ctl[j / 8][1], ctl[j / 8][0]);
+            acc_b[16 * j +: 16] <= addsub(ctl[j / 8][3] ? st_r[16 * j +: 16] : ctl[j / 8][2] ? 16'd0 : acc_b[16 * j +: 16],
+                                          row_b[16 * j +: 16], ctl[j / 8][1], ctl[j / 8][0]);
         end
     end
 
@@ -145,9 +155,6 @@ module acc_unit (
     end
 
     always @(posedge clk) begin
-        load_w <= run && mode != M_REFRESH && step == 7'd1;
-        load_b <= run && mode != M_REFRESH && step == 7'd2;
-        clear <= !run;
         wr_w <= run && step + 7'd1 == fin;
         wr_b <= wr_w;
         swap <= stm_black && !one_persp;
@@ -157,7 +164,6 @@ module acc_unit (
     end
 
     always @(posedge clk) begin
-        {row_v, row_sub} <= {q_v, q_sub};
         {q_v, q_sub} <= {rd_v, rd_sub};
         st_we <= 1'b0;
         buf_we <= 1'b0;
@@ -183,7 +189,6 @@ module acc_unit (
         if (rst) begin
             run <= 1'b0;
             top <= 8'd0;
-            row_v <= 1'b0;
             q_v <= 1'b0;
         end else if (!run) begin
             step <= 7'd0;

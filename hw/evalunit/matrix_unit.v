@@ -110,6 +110,7 @@ module matrix_unit (
     reg        s1_out, s2_out, s3_out, s4_out, s5_out, s6_out;
     reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel, s6_sel;   // 0: buffer a, 1: buffer b
     reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p, s6_p;
+    reg  [15:0] s6_we_a, s6_we_b;                            // byte-group write enables
     reg  [127:0] s1_x, s2_x;
     reg  [255:0] s2_b, s3_b, s4_b, s5_b;
 
@@ -142,6 +143,7 @@ module matrix_unit (
         end
     endfunction
 
+    integer m, n;   // loop indices of this block (r, k are the cells')
     always @(posedge clk) begin
         done <= 1'b0;
         if (in_we) buf0 <= in_data;
@@ -158,15 +160,19 @@ module matrix_unit (
         {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b} <= {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b};
         {s5_v, s5_first, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b};
         {s6_v, s6_last, s6_out, s6_sel, s6_p} <= {s5_v, s5_last, s5_out, s5_sel, s5_p};
-        if (s6_v && s6_last) begin
-            if (s6_out) begin
-                sum <= acc[0];
-                done <= 1'b1;
-            end else
-                for (r = 0; r < R; r = r + 1) begin
-                    if (s6_sel) buf_b[8 * (R * s6_p + r) +: 8] <= clip(acc[r]);
-                    else buf_a[8 * (R * s6_p + r) +: 8] <= clip(acc[r]);
-                end
+        // Which 8 bytes of which buffer the requantised outputs go to, decoded a stage early.
+        for (m = 0; m < 16; m = m + 1) begin
+            s6_we_a[m] <= s5_v && s5_last && !s5_out && !s5_sel && s5_p == m;
+            s6_we_b[m] <= s5_v && s5_last && !s5_out && s5_sel && s5_p == m;
+        end
+        for (m = 0; m < 16; m = m + 1)
+            for (n = 0; n < R; n = n + 1) begin
+                if (s6_we_a[m]) buf_a[8 * (R * m + n) +: 8] <= clip(acc[n]);
+                if (s6_we_b[m]) buf_b[8 * (R * m + n) +: 8] <= clip(acc[n]);
+            end
+        if (s6_v && s6_last && s6_out) begin
+            sum <= acc[0];
+            done <= 1'b1;
         end
         if (rst) begin
             state <= IDLE;
