@@ -71,7 +71,28 @@ module matrix_unit (
     // ---- buffers ----
     reg [1023:0] buf0, buf_a, buf_b;
     reg           from0, from_a;    // the layer's input: buf0 (layer 0), else buf_a (odd layers)
-    wire [1023:0] in_buf = from0 ? buf0 : (from_a ? buf_a : buf_b);
+    // The input select of the next clock {from0, from_a, chunk}, in eight copies (dup_reg),
+    // each choosing 2 of the 16 input bytes: the select reaches 1,024 mux inputs spread over
+    // the multiplier columns without crossing the device.
+    reg  [5:0]    sel_nxt;
+    always @* begin
+        sel_nxt = {from0, from_a, c};
+        case (state)
+        IDLE: sel_nxt = {2'b10, 4'd0};
+        RUN: sel_nxt[3:0] = last_chunk ? 4'd0 : c + 4'd1;
+        DRAIN: if (drain == 3'd1 && !out_layer) sel_nxt[5:4] = {1'b0, !l[0]};
+        default: ;
+        endcase
+    end
+    wire [5:0] sel [0:7];
+    genvar g;
+    generate
+        for (g = 0; g < 8; g = g + 1) begin : xsel
+            dup_reg #(.W(6)) sel_reg (.clk(clk), .d(sel_nxt), .q(sel[g]));
+            wire [1023:0] src = sel[g][5] ? buf0 : (sel[g][4] ? buf_a : buf_b);
+            always @(posedge clk) s1_x[16 * g +: 16] <= src[128 * sel[g][3:0] + 16 * g +: 16];
+        end
+    endgenerate
 
     // ---- RAMs (registered reads) ----
     reg [1023:0] wram [0:127];
@@ -136,10 +157,9 @@ module matrix_unit (
     end
 
     function [7:0] clip(input signed [31:0] s);
-        reg signed [31:0] q;
         begin
-            q = s >>> 6;
-            clip = q < 0 ? 8'd0 : (q > 127 ? 8'd127 : q[7:0]);
+            // clamp(s >> 6, 0, 127) written out: negative, or any bit from 2^13 up.
+            clip = s[31] ? 8'd0 : (|s[30:13] ? 8'd127 : {1'b0, s[12:6]});
         end
     endfunction
 
@@ -153,7 +173,7 @@ module matrix_unit (
         s1_out <= out_layer;
         s1_sel <= l[0];
         s1_p <= p;
-        s1_x <= in_buf[128 * c +: 128];
+
         s2_x <= s1_x;
         {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b} <= {s1_v, s1_first, s1_last, s1_out, s1_sel, s1_p, s1_b};
         {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b} <= {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b};
