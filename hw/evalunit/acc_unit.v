@@ -133,7 +133,7 @@ module acc_unit (
             addsub = t[16:1];
         end
     endfunction
-    integer j;
+    integer j, u;   // loop indices: the accumulators', the clip's
     always @(posedge clk) begin
         for (j = 0; j < 64; j = j + 1) begin
             acc_w[16 * j +: 16] <= addsub(ctl[j / 8][4] ? st_r[16 * j +: 16] : ctl[j / 8][2] ? 16'd0 : acc_w[16 * j +: 16],
@@ -144,13 +144,13 @@ module acc_unit (
     end
 
     function [7:0] clip(input [15:0] v);
-        clip = v[15] ? 8'd0 : (v > 16'd127 ? 8'd127 : v[7:0]);
+        clip = v[15] ? 8'd0 : (|v[14:7] ? 8'd127 : v[7:0]);   // clamp(v, 0, 127)
     endfunction
     reg [511:0] clip_w, clip_b;
     always @* begin
-        for (j = 0; j < 64; j = j + 1) begin
-            clip_w[8 * j +: 8] = clip(acc_w[16 * j +: 16]);
-            clip_b[8 * j +: 8] = clip(acc_b[16 * j +: 16]);
+        for (u = 0; u < 64; u = u + 1) begin
+            clip_w[8 * u +: 8] = clip(acc_w[16 * u +: 16]);
+            clip_b[8 * u +: 8] = clip(acc_b[16 * u +: 16]);
         end
     end
 

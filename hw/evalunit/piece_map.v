@@ -139,7 +139,7 @@ module piece_map (
     reg  [3:0] r_en;
     reg  [5:0] r_sq [0:3];
     reg  [3:0] r_code [0:3];
-    integer s;
+    integer s, t;   // loop indices of the registers (i is the decoder's)
     always @(posedge clk) begin
         if (load) begin
             for (s = 0; s < 64; s = s + 1)
@@ -150,23 +150,23 @@ module piece_map (
                                kinds[256 + s] ? {black[s], 3'd4} :
                                kinds[320 + s] ? {black[s], 3'd5} : EMPTY;
         end else begin
-            for (i = 0; i < 4; i = i + 1)
-                if (r_en[i]) sq_piece[r_sq[i]] <= r_code[i];
+            for (t = 0; t < 4; t = t + 1)
+                if (r_en[t]) sq_piece[r_sq[t]] <= r_code[t];
         end
         // The writes a command decodes land a clock later (the next decode is two away).
         r_en <= (make || unmake) ? w_en : 4'd0;
-        for (i = 0; i < 4; i = i + 1) begin
-            r_sq[i] <= w_sq[i];
-            r_code[i] <= w_code[i];
+        for (t = 0; t < 4; t = t + 1) begin
+            r_sq[t] <= w_sq[t];
+            r_code[t] <= w_code[t];
         end
         // The changes are held until the next make (the accumulator unit reads them for
         // several clocks).
         if (make) begin
             n_changes <= n;
             sub <= c_sub;
-            for (i = 0; i < 4; i = i + 1) begin
-                feat_w[10 * i +: 10] <= feature(1'b0, c_col[i], c_kind[i], c_sq[i]);
-                feat_b[10 * i +: 10] <= feature(1'b1, c_col[i], c_kind[i], c_sq[i]);
+            for (t = 0; t < 4; t = t + 1) begin
+                feat_w[10 * t +: 10] <= feature(1'b0, c_col[t], c_kind[t], c_sq[t]);
+                feat_b[10 * t +: 10] <= feature(1'b1, c_col[t], c_kind[t], c_sq[t]);
             end
         end
     end
