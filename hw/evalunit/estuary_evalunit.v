@@ -72,12 +72,13 @@ module estuary_evalunit (
     // earliest) ----
     reg [1023:0] staging;
     reg        shift, wr_ft, wr_w, wr_b, wr_cfg;
+    wire       commit = do_write && c_addr[4];
     always @(posedge clk) begin
         shift <= do_write && !c_addr[4];
-        wr_ft <= do_write && c_addr[4] && c_addr[1:0] == 2'd0;
-        wr_w <= do_write && c_addr[4] && c_addr[1:0] == 2'd1;
-        wr_b <= do_write && c_addr[4] && c_addr[1:0] == 2'd2;
-        wr_cfg <= do_write && c_addr[4] && c_addr[1:0] == 2'd3;
+        wr_ft <= commit && c_addr[1:0] == 2'd0;
+        wr_w <= commit && c_addr[1:0] == 2'd1;
+        wr_b <= commit && c_addr[1:0] == 2'd2;
+        wr_cfg <= commit && c_addr[1:0] == 2'd3;
         if (shift) staging <= {c_data, staging[1023:32]};
     end
 

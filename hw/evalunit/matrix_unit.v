@@ -12,9 +12,9 @@
 //
 // A layer of I inputs and O outputs runs in passes of 8 outputs (ceil(O / 8)), each in chunks
 // of 16 inputs (ceil(I / 16)): one issue a clock, then 6 clocks for the pipeline to drain
-// before the next layer reads what this one wrote (DRAIN below; the Rust model's
-// hw::evalunit::DRAIN_CLOCKS). Every stage holds one adder level at most. Weight word w of layer l, pass p, chunk c
-// is wbase(l) + p x chunks(l) + c: cell (r, k) is weight [8p + r][16c + k] (zero outside the
+// before the next layer reads what this one wrote (DRAIN_CLOCKS below; the Rust model's
+// hw::evalunit::DRAIN_CLOCKS). Every stage holds one adder level at most. Weight word w of
+// layer l, pass p, chunk c is wbase(l) + p x chunks(l) + c: cell (r, k) is weight [8p + r][16c + k] (zero outside the
 // layer). Bias word bbase(l) + p holds the 8 biases of the pass (i32).
 // Configuration words: layer l (0-7) {bbase[20:16], wbase[15:9], passes[8:4], chunks[3:0]};
 // word 8 {layers[7:4], one perspective[0]}.
@@ -129,8 +129,8 @@ module matrix_unit (
     reg        s1_first, s2_first, s3_first, s4_first, s5_first;
     reg        s1_last, s2_last, s3_last, s4_last, s5_last, s6_last;
     reg        s1_out, s2_out, s3_out, s4_out, s5_out, s6_out;
-    reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel, s6_sel;   // 0: buffer a, 1: buffer b
-    reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p, s6_p;
+    reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel;   // 0: buffer a, 1: buffer b
+    reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p;
     reg  [15:0] s6_we_a, s6_we_b;                            // byte-group write enables
     reg  [127:0] s1_x, s2_x;
     reg  [255:0] s2_b, s3_b, s4_b, s5_b;
@@ -179,7 +179,7 @@ module matrix_unit (
         {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b} <= {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b};
         {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b} <= {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b};
         {s5_v, s5_first, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b};
-        {s6_v, s6_last, s6_out, s6_sel, s6_p} <= {s5_v, s5_last, s5_out, s5_sel, s5_p};
+        {s6_v, s6_last, s6_out} <= {s5_v, s5_last, s5_out};
         // Which 8 bytes of which buffer the requantised outputs go to, decoded a stage early.
         for (m = 0; m < 16; m = m + 1) begin
             s6_we_a[m] <= s5_v && s5_last && !s5_out && !s5_sel && s5_p == m;

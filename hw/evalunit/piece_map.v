@@ -154,7 +154,7 @@ module piece_map (
                 if (r_en[t]) sq_piece[r_sq[t]] <= r_code[t];
         end
         // The writes a command decodes land a clock later (the next decode is two away).
-        r_en <= (make || unmake) ? w_en : 4'd0;
+        r_en <= w_en;   // zero unless a make or unmake is decoded
         for (t = 0; t < 4; t = t + 1) begin
             r_sq[t] <= w_sq[t];
             r_code[t] <= w_code[t];

@@ -67,6 +67,12 @@ fn both_nets_agree_with_the_reference_at_every_node_of_game_trees() {
         let c = e.clocks();
         assert_eq!(s.evals, nodes);
         assert!(s.makes > 500, "{s:?}");
+        // Every evaluation here follows a load, make or null move: the unit takes the clocks
+        // the Rust model of its schedule says (hw::evalunit::Image::eval_clocks).
+        let model = hw::evalunit::Image::of(&net)
+            .expect("the net fits")
+            .eval_clocks();
+        assert_eq!(c.eval, s.evals * model, "{}: evaluate clocks", net.arch);
         eprintln!(
             "{}: {nodes} nodes; clocks per make {:.2}, unmake {:.2}, null {:.2}, evaluate {:.2}",
             net.arch,

@@ -32,6 +32,9 @@ pub const STACK_PLIES: usize = 256;
 /// unit's pipeline (RAM read, output register, products, sums of 4, row sums, accumulate,
 /// requantised write; `DRAIN_CLOCKS` in hw/evalunit/matrix_unit.v).
 pub const DRAIN_CLOCKS: u64 = 6;
+/// Clocks of an EVAL beyond the matrix unit's: taking the command, dispatching it, and the
+/// score's two stages (scale, then sign).
+pub const EVAL_COMMAND_CLOCKS: u64 = 4;
 
 /// The goal clock for the routed unit on the LFE5U-85F, MHz.
 pub const GOAL_MHZ: f64 = 100.0;
@@ -177,6 +180,12 @@ impl Image {
             .iter()
             .map(|&c| ((c & 15) * ((c >> 4) & 31)) as u64 + DRAIN_CLOCKS)
             .sum()
+    }
+
+    /// Clocks of an EVAL command whose input buffer is current (after a load, make or null
+    /// move), from the command to the result.
+    pub fn eval_clocks(&self) -> u64 {
+        self.matrix_clocks() + EVAL_COMMAND_CLOCKS
     }
 }
 
