@@ -1,13 +1,22 @@
-//! `estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]`:
+//! `estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--first]`:
 //! solves tsume-shogi problems with the df-pn solver.
 //!
-//! One line per problem: `checkmate <usi moves> plies P nodes N time MS nps X`, or `nomate
-//! ...` or `timeout ...`. File mode reads `sfen<TAB>plies<TAB>id[<TAB>main line]` (the format
-//! of ../shared/data/tsume/tanuki.tsv), adds `id ID expected P` to each line, and ends with
-//! exactly one summary line: `solved S/T, length-matched L/T, nodes N, time MS`.
+//! The answer comes first: the moment the proof is complete, a mating line read from it is
+//! checked and printed (`--sfen`: `mate <usi moves> plies P nodes N time MS first`). Unless
+//! `--first` is given the line is then improved towards the conventional solution (shortest
+//! mate, longest resistance; `--muda-ai`: futile interpositions not counted), each shorter
+//! line printed as it is proven (`mate ... better`), and the final answer follows:
+//! `checkmate <usi moves> plies P nodes N time MS nps X first-plies F first-nodes N
+//! first-time MS` (with `line-incomplete` if the line does not replay to mate), or `nomate
+//! ...` or `timeout ...`. File mode prints only the final line per problem; it reads
+//! `sfen<TAB>plies<TAB>id[<TAB>main line]` (the format of ../shared/data/tsume/tanuki.tsv),
+//! adds `id ID expected P time-us T first-time-us F` (both times in microseconds), and ends
+//! with exactly one summary line:
+//! `solved S/T, length-matched L/T, nodes N, time MS, first-time MS` (first-time: the total
+//! time to the first proven lines).
 
 use crate::args::Args;
-use mate::{Limits, MateGame, MateSolver, Solution, Tsume, Verdict};
+use mate::{Found, Limits, MateGame, MateSolver, Solution, Tsume, Verdict};
 use std::process::ExitCode;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -76,17 +85,38 @@ fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
     match s.verdict {
         Verdict::Mate => {
             let moves: Vec<String> = s.line.iter().map(|m| m.usi()).collect();
+            let first = s.first.as_ref().map_or(String::new(), |f| {
+                format!(
+                    " first-plies {} first-nodes {} first-time {}",
+                    f.line.len(),
+                    f.nodes,
+                    f.time.as_millis()
+                )
+            });
             let note = if complete { "" } else { " line-incomplete" };
-            format!("checkmate {} {tail}{note}", moves.join(" "))
+            format!("checkmate {} {tail}{first}{note}", moves.join(" "))
         }
         Verdict::NoMate => format!("nomate {tail}"),
         Verdict::Unknown => format!("timeout {tail}"),
     }
 }
 
+/// The line printed for a line reported while solving (`--sfen`).
+fn describe_found(f: &Found<shogi::Move>, first: bool) -> String {
+    let moves: Vec<String> = f.line.iter().map(|m| m.usi()).collect();
+    format!(
+        "mate {} plies {} nodes {} time {} {}",
+        moves.join(" "),
+        f.line.len(),
+        f.nodes,
+        f.time.as_millis(),
+        if first { "first" } else { "better" }
+    )
+}
+
 /// Runs the subcommand.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
-    let mut a = Args::parse(raw, &["muda-ai", "weak-pn"]).map_err(|e| e.to_string())?;
+    let mut a = Args::parse(raw, &["muda-ai", "weak-pn", "first"]).map_err(|e| e.to_string())?;
     let sfen = a.value("sfen");
     let file = a.value("file");
     let nodes: Option<u64> = a.parsed("nodes").map_err(|e| e.to_string())?;
@@ -94,6 +124,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let hash: Option<usize> = a.parsed("hash").map_err(|e| e.to_string())?;
     let muda = a.flag("muda-ai");
     let weak_pn = a.flag("weak-pn");
+    let first_only = a.flag("first");
     a.finish().map_err(|e| e.to_string())?;
     if !a.positional().is_empty() {
         return Err(format!(
@@ -115,15 +146,24 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             Ok(pos)
         }
         (None, Some(f)) => Err(f),
-        _ => return Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn]".into()),
+        _ => return Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--first]".into()),
     };
     on_solver_thread(move || {
         let mut solver = MateSolver::<Tsume>::new(limits);
         solver.set_skip_futile(muda);
         solver.set_weak_proof_numbers(weak_pn);
         solver.set_max_ply(SOLVER_MAX_PLY);
+        solver.set_polish(!first_only);
         match job {
             Ok(pos) => {
+                // Each line as it is proven; the last report is the final answer's.
+                let mut printed: Option<usize> = None;
+                solver.set_on_line(Box::new(move |f: &Found<shogi::Move>| {
+                    if printed.is_none_or(|p| f.line.len() < p) {
+                        println!("{}", describe_found(f, printed.is_none()));
+                        printed = Some(f.line.len());
+                    }
+                }));
                 let sol = solver.solve(&Tsume::new(pos.clone()));
                 println!("{}", describe(&sol, line_mates(&pos, &sol.line, muda)));
                 Ok(ExitCode::SUCCESS)
@@ -139,6 +179,7 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str, muda: bool) -> Result<Ex
     // The solver's own time (search and line), as tools/compare-tsume times cshogi's search
     // and get_pv: parsing, the replay check and printing are not the solver's work.
     let mut solving = Duration::ZERO;
+    let mut first_time = Duration::ZERO;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
@@ -158,6 +199,7 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str, muda: bool) -> Result<Ex
         let sol = solver.solve(&Tsume::new(pos.clone()));
         solving += t.elapsed();
         nodes += sol.stats.nodes;
+        first_time += sol.first.as_ref().map_or(sol.stats.time, |f| f.time);
         // Solved means proven with a line that really mates.
         let complete = sol.verdict == Verdict::Mate && line_mates(&pos, &sol.line, muda);
         if complete {
@@ -167,11 +209,19 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str, muda: bool) -> Result<Ex
             }
         }
         let expected = want.map_or("-".to_string(), |w| w.to_string());
-        println!("{} id {id} expected {expected}", describe(&sol, complete));
+        // Microsecond times for tools/compare-tsume (many problems take under a millisecond).
+        let first_us = sol.first.as_ref().map_or(sol.stats.time, |f| f.time);
+        println!(
+            "{} id {id} expected {expected} time-us {} first-time-us {}",
+            describe(&sol, complete),
+            sol.stats.time.as_micros(),
+            first_us.as_micros()
+        );
     }
     println!(
-        "solved {solved}/{total}, length-matched {matched}/{total}, nodes {nodes}, time {}",
-        solving.as_millis()
+        "solved {solved}/{total}, length-matched {matched}/{total}, nodes {nodes}, time {}, first-time {}",
+        solving.as_millis(),
+        first_time.as_millis()
     );
     Ok(ExitCode::SUCCESS)
 }

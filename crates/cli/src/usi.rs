@@ -3,8 +3,14 @@
 //! `checkmate timeout` (never `bestmove`); `isready` is answered at once, also mid-search;
 //! `stop` and `quit` end the search, which then reports. A `position`, `go` or `usinewgame`
 //! that arrives mid-search waits for the search to end.
+//!
+//! The answer comes first: `checkmate` follows as soon as the proof is complete, with a line
+//! read from it. With the option `ShortestMate` set the solver goes on within the time left
+//! to the conventional line (shortest mate, longest resistance): each line goes out as an
+//! `info ... score mate P pv ...` the moment it is proven, and `checkmate` carries the last
+//! (after a `stop`, the best line proven so far).
 
-use mate::{Limits, MateSolver, Tsume, Verdict};
+use mate::{Found, Limits, MateSolver, Tsume, Verdict};
 use shogi::Position;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,7 +58,7 @@ fn parse_position(tokens: &[&str]) -> Result<Position, String> {
     Ok(pos)
 }
 
-fn start_mate(pos: Position, time: Option<Duration>, hash_mb: usize) -> Search {
+fn start_mate(pos: Position, time: Option<Duration>, hash_mb: usize, shortest: bool) -> Search {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     // The search recurses once a ply: a big stack and the matching ply cap.
@@ -65,6 +71,17 @@ fn start_mate(pos: Position, time: Option<Duration>, hash_mb: usize) -> Search {
         let mut solver = MateSolver::<Tsume>::new(limits);
         solver.set_max_ply(crate::tsume::SOLVER_MAX_PLY);
         solver.set_stop_flag(flag);
+        solver.set_polish(shortest);
+        solver.set_on_line(Box::new(|f: &Found<shogi::Move>| {
+            let moves: Vec<String> = f.line.iter().map(|m| m.usi()).collect();
+            println!(
+                "info time {} nodes {} score mate {} pv {}",
+                f.time.as_millis(),
+                f.nodes,
+                f.line.len(),
+                moves.join(" ")
+            );
+        }));
         solver.set_progress(Box::new(|s: &mate::Stats| {
             println!(
                 "info time {} nodes {} nps {} hashfull {}",
@@ -103,6 +120,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     }
     let mut pos = Position::startpos();
     let mut hash_mb = 64usize;
+    let mut shortest = false;
     let mut search: Option<Search> = None;
     let stdin = std::io::stdin();
     for line in uci::lossy_lines(stdin.lock()) {
@@ -115,6 +133,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
                 println!("id name Estuary tsume {}", env!("CARGO_PKG_VERSION"));
                 println!("id author the Estuary authors");
                 println!("option name USI_Hash type spin default 64 min 1 max 65536");
+                println!("option name ShortestMate type check default false");
                 println!("usiok");
             }
             "isready" => println!("readyok"),
@@ -122,11 +141,17 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
                 // setoption name <id> [value <x>]
                 let name = args.iter().skip_while(|&&t| t != "name").nth(1);
                 let value = args.iter().skip_while(|&&t| t != "value").nth(1);
-                if let (Some(&"USI_Hash"), Some(v)) = (name, value) {
-                    match v.parse::<usize>() {
+                match (name, value) {
+                    (Some(&"USI_Hash"), Some(v)) => match v.parse::<usize>() {
                         Ok(mb) if mb >= 1 => hash_mb = mb,
                         _ => println!("info string bad USI_Hash value '{v}'"),
-                    }
+                    },
+                    (Some(&"ShortestMate"), Some(v)) => match *v {
+                        "true" => shortest = true,
+                        "false" => shortest = false,
+                        _ => println!("info string bad ShortestMate value '{v}'"),
+                    },
+                    _ => {}
                 }
             }
             "usinewgame" => {
@@ -165,7 +190,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
                         }
                     },
                 };
-                search = Some(start_mate(pos.clone(), time, hash_mb));
+                search = Some(start_mate(pos.clone(), time, hash_mb, shortest));
             }
             "stop" => {
                 if let Some(s) = search.take() {

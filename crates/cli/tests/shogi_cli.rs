@@ -23,7 +23,38 @@ fn shogi_perft_ends_with_nodes() {
 fn tsume_sfen_and_file_modes() {
     let (code, out, _) = estuary(&["tsume", "--sfen", ONE_PLY]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("checkmate 8c1c plies 1 nodes "), "{out}");
+    let mut lines = out.lines();
+    let first = lines.next().unwrap_or("");
+    assert!(first.starts_with("mate 8c1c plies 1 nodes "), "{out}");
+    assert!(first.ends_with(" first"), "{out}");
+    let last = lines.next().unwrap_or("");
+    assert!(last.starts_with("checkmate 8c1c plies 1 nodes "), "{out}");
+    assert!(last.contains(" first-plies 1 first-nodes "), "{out}");
+    // tanuki-3-113: the answer first (the proof's 5-ply line), then the 3-ply mate.
+    let detour = "5B2r/8k/9/8B/9/9/9/9/9 b r4g4s4n4l18p 1";
+    let (_, out, _) = estuary(&["tsume", "--sfen", detour]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[0].starts_with("mate ") && lines[0].contains(" plies 5 "),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("mate ") && lines[1].ends_with(" better"),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("checkmate 1d2c+ 1b2a 4a3b+ plies 3 "),
+        "{out}"
+    );
+    assert!(lines[2].contains(" first-plies 5 "), "{out}");
+    let (_, out, _) = estuary(&["tsume", "--sfen", detour, "--first"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[1].starts_with("checkmate ") && lines[1].contains(" plies 5 "),
+        "{out}"
+    );
     let (_, out, _) = estuary(&["tsume", "--sfen", "4k4/9/9/9/9/9/9/9/9 b - 1"]);
     assert!(out.starts_with("nomate "), "{out}");
     let (_, out, _) = estuary(&["tsume", "--sfen", ELEVEN_PLY, "--nodes", "3"]);
@@ -42,18 +73,25 @@ fn tsume_sfen_and_file_modes() {
         "{out}"
     );
     assert!(last.contains(", time "), "{last}");
+    assert!(last.contains(", first-time "), "{last}");
+    assert!(out.contains(" id b expected 11 time-us "), "{out}");
     let (code, _, err) = estuary(&["tsume", "--sfen", ONE_PLY, "--bogus"]);
     assert_eq!(code, 2, "{err}");
 }
 
-#[test]
-fn usi_mate_search_session() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_estuary"))
+/// `estuary usi` with piped stdin and stdout.
+fn usi() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_estuary"))
         .arg("usi")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .expect("run estuary usi");
+        .expect("run estuary usi")
+}
+
+#[test]
+fn usi_mate_search_session() {
+    let mut child = usi();
     let script = format!(
         "usi\nisready\nusinewgame\nposition sfen {ELEVEN_PLY}\ngo mate 10000\nisready\n\
          position sfen {ONE_PLY} moves 8c1c\nposition nonsense\ngo mate abc\n\
@@ -91,4 +129,68 @@ fn usi_mate_search_session() {
         text.contains("info string unknown command 'bogus'"),
         "{text}"
     );
+}
+
+/// USI `go mate` answers with the first proven line at once; with ShortestMate the proven
+/// lines go out as `info ... pv` and `checkmate` carries the conventional one.
+#[test]
+fn usi_answer_first_and_shortest_mate() {
+    let detour = "5B2r/8k/9/8B/9/9/9/9/9 b r4g4s4n4l18p 1";
+    // Sends `script`, reads until the `checkmate` answer, then quits.
+    let run = |script: String| {
+        use std::io::BufRead;
+        let mut child = usi();
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(script.as_bytes()).expect("write");
+        stdin.flush().expect("flush");
+        let mut text = String::new();
+        let reader = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        for line in reader.lines() {
+            let line = line.expect("read");
+            text.push_str(&line);
+            text.push('\n');
+            if line.starts_with("checkmate") {
+                break;
+            }
+        }
+        stdin.write_all(b"quit\n").expect("write");
+        drop(stdin);
+        child.wait().expect("wait");
+        text
+    };
+    let text = run(format!(
+        "usi\nsetoption name ShortestMate value maybe\nposition sfen {detour}\ngo mate 10000\n"
+    ));
+    assert!(
+        text.contains("option name ShortestMate type check default false"),
+        "{text}"
+    );
+    let mates: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(mates.len(), 1, "{text}");
+    assert_eq!(
+        mates[0].split(' ').count(),
+        6,
+        "the 5-ply first line: {text}"
+    );
+    assert!(text.contains("score mate 5 pv "), "{text}");
+    assert!(
+        text.contains("info string bad ShortestMate value 'maybe'"),
+        "{text}"
+    );
+    let text = run(format!(
+        "setoption name ShortestMate value true\nposition sfen {detour}\ngo mate 10000\n"
+    ));
+    let mates: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("checkmate"))
+        .collect();
+    assert_eq!(mates, ["checkmate 1d2c+ 1b2a 4a3b+"], "{text}");
+    let pv = text.find("score mate 5 pv ").expect("first line reported");
+    let best = text
+        .find("score mate 3 pv 1d2c+ 1b2a 4a3b+")
+        .expect("shortest reported");
+    assert!(pv < best, "{text}");
 }

@@ -29,6 +29,6 @@ mod tt;
 pub use chess_game::ChessMate;
 pub use dfpn::{Limits, Progress, Solver, Stats, Verdict, DEFAULT_MAX_PLY};
 pub use game::{HandSet, MateGame};
-pub use line::{MateSolver, Solution};
+pub use line::{Found, MateSolver, OnLine, Solution};
 pub use shogi_game::Tsume;
 pub use tt::INF;

@@ -59,7 +59,28 @@ pub struct Solution<M> {
     pub stats: Stats,
     /// Of `stats.nodes`, the nodes spent finding the shortest line.
     pub line_nodes: u64,
+    /// The first proven line, as reported the moment the proof was complete (`None` unless
+    /// mate; its `line` can be longer than the final one).
+    pub first: Option<Found<M>>,
 }
+
+/// A mating line as it was proven: the line, and the nodes and time spent (from the start of
+/// the solve) when it was ready.
+#[derive(Clone, Debug)]
+pub struct Found<M> {
+    /// The moves, attacker first, ending in mate.
+    pub line: Vec<M>,
+    /// Nodes searched until the line was ready.
+    pub nodes: u64,
+    /// Time from the start of the solve until the line was ready.
+    pub time: Duration,
+    /// True for the conventional line (shortest mate, longest resistance), the last report.
+    pub shortest: bool,
+}
+
+/// Called with each mating line as it is proven: the first one at once after the proof, then
+/// each better one while the line is improved (see [`MateSolver::set_on_line`]).
+pub type OnLine<M> = Box<dyn FnMut(&Found<M>) + Send>;
 
 /// A reusable solver: df-pn, then ply-limited df-pn runs for the shortest line. Both share
 /// one table (ply-limited entries are keyed with the plies left), so the limited runs read
@@ -71,6 +92,14 @@ pub struct MateSolver<G: MateGame> {
     descending_max_plies: u32,
     /// Bound below which a line read from the table finishes with an exact search.
     exact_tail: u32,
+    /// Improve the first line towards the conventional one (see [`MateSolver::set_polish`]).
+    polish: bool,
+    /// Called with each line as it is proven.
+    on_line: Option<OnLine<G::Move>>,
+    /// When the current solve started.
+    started: Instant,
+    /// Length of the last line reported in this solve.
+    best_len: Option<usize>,
 }
 
 impl<G: MateGame> MateSolver<G> {
@@ -81,7 +110,40 @@ impl<G: MateGame> MateSolver<G> {
             limits,
             descending_max_plies: DESCENDING_MAX_PLIES,
             exact_tail: EXACT_TAIL,
+            polish: true,
+            on_line: None,
+            started: Instant::now(),
+            best_len: None,
         }
+    }
+
+    /// Whether [`MateSolver::solve`] improves the first proven line towards the conventional
+    /// solution (shortest mate, longest resistance, futile interpositions per
+    /// [`MateSolver::set_skip_futile`]) before it returns (the default), or returns the first
+    /// line read from the proof at once.
+    pub fn set_polish(&mut self, on: bool) {
+        self.polish = on;
+    }
+
+    /// Calls `f` with each mating line as it is proven: the first one as soon as the proof is
+    /// complete, then (when polishing) each shorter one the shortest-line search proves, and
+    /// the final line, marked `shortest` when it is the conventional one.
+    pub fn set_on_line(&mut self, f: OnLine<G::Move>) {
+        self.on_line = Some(f);
+    }
+
+    /// Reports `line` to the callback, if any, and returns what was reported.
+    fn report(&mut self, line: &[G::Move], shortest: bool) -> Found<G::Move> {
+        let found = Found {
+            line: line.to_vec(),
+            nodes: self.main.nodes(),
+            time: self.started.elapsed(),
+            shortest,
+        };
+        if let Some(f) = self.on_line.as_mut() {
+            f(&found);
+        }
+        found
     }
 
     /// Whether futile interpositions (muda-ai) are left out of the length: a drop between the
@@ -141,6 +203,8 @@ impl<G: MateGame> MateSolver<G> {
     /// Solves `root` from scratch (tables cleared) and extracts the line.
     pub fn solve(&mut self, root: &G) -> Solution<G::Move> {
         let start = Instant::now();
+        self.started = start;
+        self.best_len = None;
         self.main.clear();
         self.main.set_depth_limit(None);
         self.main.set_limits(self.limits.nodes, self.limits.time);
@@ -154,8 +218,31 @@ impl<G: MateGame> MateSolver<G> {
                 shortest: false,
                 stats,
                 line_nodes: 0,
+                first: None,
             };
         }
+        // The answer first: a line read straight from the proof.
+        let first = Some(self.proven_line(root, true));
+        self.main.resume();
+        let first = first
+            .filter(|l| self.line_mates(root, l))
+            .map(|l| self.report(&l, false));
+        if let (false, Some(f)) = (self.polish, &first) {
+            let all = self.main.stats();
+            stats.nodes = all.nodes;
+            stats.table_fill_permille = all.table_fill_permille;
+            stats.collections = all.collections;
+            stats.time = start.elapsed();
+            return Solution {
+                verdict,
+                line: f.line.clone(),
+                shortest: false,
+                stats,
+                line_nodes: all.nodes - f.nodes.min(all.nodes),
+                first,
+            };
+        }
+        self.best_len = first.as_ref().map(|f| f.line.len());
         let upper = self.main.probe(root, 0).len;
         // The shortest-line search from the root gets twice the nodes the proof took (at
         // least SHORTEST_LINE_MIN_NODES), and at most half the nodes and time the overall
@@ -184,7 +271,7 @@ impl<G: MateGame> MateSolver<G> {
             None => {
                 self.main.set_limits(self.limits.nodes, self.limits.time);
                 self.main.resume();
-                let line = self.proven_line(root);
+                let line = self.proven_line(root, false);
                 if self.line_mates(root, &line) {
                     self.shorten_attacker(root, line)
                 } else {
@@ -198,12 +285,22 @@ impl<G: MateGame> MateSolver<G> {
         stats.collections = all.collections;
         stats.time = start.elapsed();
         let line_nodes = all.nodes - proof_nodes;
+        // A limit can end the polishing with a line short of mate: the first line stands.
+        let mates = self.line_mates(root, &line);
+        let (line, shortest) = match &first {
+            Some(f) if !mates => (f.line.clone(), false),
+            _ => (line, shortest),
+        };
+        if mates || first.is_some() {
+            self.report(&line, shortest);
+        }
         Solution {
             verdict,
             line,
             shortest,
             stats,
             line_nodes,
+            first,
         }
     }
 
@@ -230,6 +327,7 @@ impl<G: MateGame> MateSolver<G> {
             shortest: verdict == Verdict::Mate,
             stats,
             line_nodes: nodes,
+            first: None,
         }
     }
 
@@ -272,6 +370,7 @@ impl<G: MateGame> MateSolver<G> {
             }
             if r.pn == 0 {
                 best = u32::from(r.len).clamp(1, limit);
+                self.report_if_shorter(root);
             } else if r.dn == 0 {
                 break;
             } else {
@@ -280,6 +379,97 @@ impl<G: MateGame> MateSolver<G> {
         }
         self.main.set_depth_limit(Some(best));
         self.read_line(root, best)
+    }
+
+    /// A mating line read straight from the table under the current depth limit: the
+    /// attacker's check with the shortest stored proof, the defender's evasion with the
+    /// longest; a child the table has lost is proven again, an attacker position none of
+    /// whose checks reads proven is searched again. Cheap next to the conventional line (no
+    /// defender choice is checked), it is what is reported the moment a proof is complete.
+    /// `None` when a limit ran out or the reading came back to a position of the line.
+    fn quick_line(&mut self, root: &G) -> Option<Vec<G::Move>> {
+        let mut line = Vec::new();
+        let mut g = root.clone();
+        let mut moves = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        // The bound the position is read at (its stored proof length, then along the line).
+        let mut expect = self.main.probe(root, 0).len;
+        for ply in 0u32.. {
+            let or_node = ply.is_multiple_of(2);
+            if !or_node && self.main.skip_futile && g.mated_but_for_futile_drops() {
+                return Some(line);
+            }
+            if !seen.insert(g.key()) || self.main.aborted() {
+                return None;
+            }
+            if or_node {
+                g.attacker_moves(&mut moves);
+            } else {
+                g.defender_moves(&mut moves);
+                if moves.is_empty() {
+                    return Some(line);
+                }
+            }
+            let mut pick: Option<(G::Move, u16)> = None;
+            for pass in 0..2 {
+                pick = None;
+                for &m in moves.iter() {
+                    let c = g.after(m);
+                    if or_node && seen.contains(&c.key()) {
+                        continue;
+                    }
+                    let len = if or_node {
+                        let r = self.main.probe(&c, ply + 1);
+                        if r.pn != 0 {
+                            continue;
+                        }
+                        r.len
+                    } else {
+                        self.proven_child(&c, false, ply + 1)?
+                    };
+                    let better = match pick {
+                        None => true,
+                        Some((_, l)) if or_node => len < l,
+                        Some((_, l)) => len > l,
+                    };
+                    if better {
+                        pick = Some((m, len));
+                    }
+                }
+                // An attacker position whose checks do not show the proof it was read at
+                // (replaced entries: following longer proofs can circle) is searched again,
+                // which stores its children's proofs anew.
+                if !or_node || pass == 1 || pick.is_some_and(|(_, l)| l < expect) {
+                    break;
+                }
+                if self.main.reprove_at(&g, true, ply).pn != 0 || self.main.aborted() {
+                    return None;
+                }
+            }
+            let (m, len) = pick?;
+            expect = if or_node {
+                len
+            } else {
+                len.min(expect.saturating_sub(1))
+            };
+            line.push(m);
+            g = g.after(m);
+        }
+        None
+    }
+
+    /// Reports the line of the limited search that just proved the root, when it reads and
+    /// is shorter than the last one reported (and a callback wants it).
+    fn report_if_shorter(&mut self, root: &G) {
+        if self.on_line.is_none() {
+            return;
+        }
+        if let Some(l) = self.quick_line(root) {
+            if self.best_len.is_none_or(|b| l.len() < b) && self.line_mates(root, &l) {
+                self.best_len = Some(l.len());
+                self.report(&l, false);
+            }
+        }
     }
 
     /// The stored proof length of `c`, a child at `ply` (reached by an evasion when
@@ -447,7 +637,12 @@ impl<G: MateGame> MateSolver<G> {
     /// shortest: a line that mates is then shortened ([`Self::shorten_attacker`], local
     /// shortcuts found by small ply-limited searches). The line stops early (not ending in
     /// mate) when a limit runs out.
-    fn proven_line(&mut self, root: &G) -> Vec<G::Move> {
+    ///
+    /// `quick` reads the first line, the one reported the moment the proof is complete: the
+    /// defender's evasion with the longest stored proof is taken unchecked and no tail is
+    /// searched exactly; only the re-proving and [`Self::relink`] remain, so that the reading
+    /// cannot circle.
+    fn proven_line(&mut self, root: &G, quick: bool) -> Vec<G::Move> {
         self.main.set_depth_limit(None);
         let mut line = Vec::new();
         let mut g = root.clone();
@@ -503,7 +698,7 @@ impl<G: MateGame> MateSolver<G> {
                 }
                 let Some((m, len)) = best else { break };
                 expect = u32::from(len);
-                if u32::from(len) < tail_below {
+                if !quick && u32::from(len) < tail_below {
                     let upper = u32::from(len) + 1;
                     tail_below = upper / 2;
                     let (tail, _) =
@@ -513,6 +708,12 @@ impl<G: MateGame> MateSolver<G> {
                         break;
                     }
                 }
+                m
+            } else if quick {
+                let Some(&(m, len)) = kids.iter().max_by_key(|k| k.1) else {
+                    break;
+                };
+                expect = u32::from(len).min(expect.saturating_sub(1));
                 m
             } else {
                 match self.longest_evasion(&g, &kids) {

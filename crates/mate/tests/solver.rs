@@ -1,7 +1,8 @@
 //! Solver behaviour: no mate, limits, perpetual check, hand dominance, long lines.
 
-use mate::{Limits, MateGame, MateSolver, Solver, Tsume, Verdict};
+use mate::{Found, Limits, MateGame, MateSolver, Solver, Tsume, Verdict};
 use shogi::Position;
+use std::sync::{Arc, Mutex};
 
 fn tsume(s: &str) -> Tsume {
     Tsume::new(Position::from_sfen_relaxed(s).unwrap_or_else(|e| panic!("{s}: {e}")))
@@ -140,4 +141,55 @@ fn a_check_answered_only_by_futile_drops_mates_with_muda_ai() {
     assert_eq!(usi, ["2g1g"]);
     let after = g.after(futile.line[0]);
     assert!(!after.is_mated() && after.mated_but_for_futile_drops());
+}
+
+/// The answer first, then better lines: tanuki-3-113 is proven along a 5-ply line, and the
+/// shortest mate is 3. The callback hears the 5-ply line first (the one `first` keeps), then
+/// the 3-ply one marked shortest; lengths fall and nodes and times rise from report to report.
+#[test]
+fn lines_are_reported_first_to_best() {
+    let sfen = "5B2r/8k/9/8B/9/9/9/9/9 b r4g4s4n4l18p 1";
+    let heard: Arc<Mutex<Vec<Found<shogi::Move>>>> = Arc::default();
+    let sink = heard.clone();
+    let mut s = MateSolver::new(small());
+    s.set_on_line(Box::new(move |f: &Found<shogi::Move>| {
+        sink.lock().expect("lock").push(f.clone())
+    }));
+    let sol = s.solve(&tsume(sfen));
+    let heard = heard.lock().expect("lock").clone();
+    assert_eq!(sol.verdict, Verdict::Mate);
+    assert!(sol.shortest);
+    assert_eq!(sol.line.len(), 3);
+    assert!(heard.len() >= 2, "{heard:?}");
+    let first = sol.first.as_ref().expect("first line");
+    assert_eq!(heard[0].line, first.line);
+    assert_eq!(first.line.len(), 5);
+    assert!(!heard[0].shortest);
+    let last = heard.last().expect("reports");
+    assert!(last.shortest);
+    assert_eq!(last.line, sol.line);
+    for w in heard.windows(2) {
+        assert!(w[1].line.len() <= w[0].line.len(), "{heard:?}");
+        assert!(w[1].nodes >= w[0].nodes && w[1].time >= w[0].time);
+    }
+    for f in &heard {
+        let mut p = Position::from_sfen_relaxed(sfen).expect("parses");
+        for &m in &f.line {
+            assert!(p.is_legal(m));
+            p.play(m);
+        }
+        assert!(p.is_checkmate(), "{f:?}");
+    }
+    // Without the polish the first line is the answer, and only it is reported.
+    let count = Arc::new(Mutex::new(0usize));
+    let c2 = count.clone();
+    s.set_polish(false);
+    s.set_on_line(Box::new(move |_: &Found<shogi::Move>| {
+        *c2.lock().expect("lock") += 1
+    }));
+    let quick = s.solve(&tsume(sfen));
+    assert_eq!(quick.line, first.line);
+    assert!(!quick.shortest);
+    assert!(quick.stats.nodes < sol.stats.nodes);
+    assert_eq!(*count.lock().expect("lock"), 1);
 }
