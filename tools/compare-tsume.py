@@ -131,7 +131,7 @@ def main():
     ap.add_argument("--estuary", required=True)
     ap.add_argument("--file", required=True)
     ap.add_argument("--nodes", type=int, default=1_000_000)
-    ap.add_argument("--hash", type=int, default=64)
+    ap.add_argument("--hash", type=int, default=512)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--depth", type=int)
     ap.add_argument("--polish", action="store_true")

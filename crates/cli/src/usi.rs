@@ -119,7 +119,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
         return Err(format!("usi: unexpected argument '{a}'"));
     }
     let mut pos = Position::startpos();
-    let mut hash_mb = 64usize;
+    let mut hash_mb = crate::tsume::DEFAULT_HASH_MB;
     let mut shortest = false;
     let mut search: Option<Search> = None;
     let stdin = std::io::stdin();
@@ -132,7 +132,10 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             "usi" => {
                 println!("id name Estuary tsume {}", env!("CARGO_PKG_VERSION"));
                 println!("id author the Estuary authors");
-                println!("option name USI_Hash type spin default 64 min 1 max 65536");
+                println!(
+                    "option name USI_Hash type spin default {} min 1 max 65536",
+                    crate::tsume::DEFAULT_HASH_MB
+                );
                 println!("option name ShortestMate type check default false");
                 println!("usiok");
             }

@@ -104,6 +104,8 @@ pub struct Solver<G: MateGame> {
     /// Path-dependent disproofs: path hash -> index of the earliest path position they
     /// depend on.
     rep_table: HashMap<u64, u32, KeyHasher>,
+    /// Most entries `rep_table` holds (see [`rep_table_cap`]).
+    rep_cap: usize,
     path: Vec<u64>,
     /// How many path positions have each value of the low key bits: a zero proves a position
     /// is not on the path without scanning it (deep problems have paths of thousands).
@@ -186,6 +188,13 @@ impl std::hash::Hasher for KeyHash {
     }
 }
 
+/// Entries of the side table of path-dependent disproofs for a main table of `table_bytes`:
+/// a map entry takes about 16 bytes and a map up to twice its entries, so the side table stays
+/// within about an eighth of the main table's memory (at least 1024 entries).
+fn rep_table_cap(table_bytes: usize) -> usize {
+    (table_bytes / 256).max(1024)
+}
+
 /// "Not disproven by a repetition."
 const NO_REP: u32 = u32::MAX;
 
@@ -216,6 +225,7 @@ impl<G: MateGame> Solver<G> {
         Solver {
             table: Table::new(limits.table_bytes),
             rep_table: HashMap::default(),
+            rep_cap: rep_table_cap(limits.table_bytes),
             path: Vec::new(),
             path_filter: vec![0; PATH_FILTER],
             answers: vec![0; ANSWERS],
@@ -738,6 +748,11 @@ impl<G: MateGame> Solver<G> {
             let child_hash = path_hash(node.path_hash, k.full);
             let r = self.mid(c, !node.or_node, child_th, node.ply + 1, child_hash);
             if r.dn == 0 && r.rep != NO_REP {
+                if self.rep_table.len() >= self.rep_cap {
+                    // Saved work only (met again, such a disproof is derived again): emptied
+                    // rather than grown past its share of the memory.
+                    self.rep_table.clear();
+                }
                 self.rep_table.insert(child_hash, r.rep);
                 self.rep_disproofs += 1;
             }
@@ -1167,5 +1182,37 @@ impl<G: MateGame> Scratch<G> {
         }
         self.built = true;
         &self.slot.as_deref().expect("filled above").0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Tsume;
+
+    /// The side table of path-dependent disproofs stays within its cap however many are
+    /// found, and emptying it costs only work: a lone rook against a lone king is all
+    /// perpetual checks (over a hundred repetition disproofs), searched with the cap cut to 16
+    /// here; the search still never claims a mate. The cap is 1024 for a small table and an
+    /// eighth of a large one's bytes at 32 bytes an entry.
+    #[test]
+    fn repetition_disproofs_stay_within_their_cap() {
+        let pos = shogi::Position::from_sfen_relaxed("8k/9/9/9/9/9/9/9/R8 b - 1").expect("parses");
+        let mut s = Solver::new(Limits {
+            nodes: 300_000,
+            table_bytes: 64 << 10,
+            ..Limits::default()
+        });
+        assert_eq!(s.rep_cap, 1024);
+        assert_eq!(rep_table_cap(512 << 20) * 32, (512 << 20) / 8);
+        s.rep_cap = 16;
+        let v = s.solve(&Tsume::new(pos));
+        assert_ne!(v, Verdict::Mate);
+        let found = s.stats().repetition_disproofs;
+        assert!(
+            found > 4 * s.rep_cap as u64,
+            "only {found} repetition disproofs"
+        );
+        assert!(s.rep_table.len() <= s.rep_cap);
     }
 }
