@@ -78,6 +78,11 @@ fn line_mates(pos: &shogi::Position, line: &[shogi::Move], muda: bool) -> bool {
             .mated_but_for_futile_drops())
 }
 
+/// A line's moves in USI notation, space-separated.
+pub(crate) fn usi_line(line: &[shogi::Move]) -> String {
+    line.iter().map(|m| m.usi()).collect::<Vec<_>>().join(" ")
+}
+
 fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
     let ms = s.stats.time.as_millis();
     let tail = format!(
@@ -89,7 +94,6 @@ fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
     );
     match s.verdict {
         Verdict::Mate => {
-            let moves: Vec<String> = s.line.iter().map(|m| m.usi()).collect();
             let first = s.first.as_ref().map_or(String::new(), |f| {
                 format!(
                     " first-plies {} first-nodes {} first-time {}",
@@ -99,7 +103,7 @@ fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
                 )
             });
             let note = if complete { "" } else { " line-incomplete" };
-            format!("checkmate {} {tail}{first}{note}", moves.join(" "))
+            format!("checkmate {} {tail}{first}{note}", usi_line(&s.line))
         }
         Verdict::NoMate => format!("nomate {tail}"),
         Verdict::Unknown => format!("timeout {tail}"),
@@ -108,10 +112,9 @@ fn describe(s: &Solution<shogi::Move>, complete: bool) -> String {
 
 /// The line printed for a line reported while solving (`--sfen`).
 fn describe_found(f: &Found<shogi::Move>, first: bool) -> String {
-    let moves: Vec<String> = f.line.iter().map(|m| m.usi()).collect();
     format!(
         "mate {} plies {} nodes {} time {} {}",
-        moves.join(" "),
+        usi_line(&f.line),
         f.line.len(),
         f.nodes,
         f.time.as_millis(),
@@ -204,7 +207,8 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str, muda: bool) -> Result<Ex
         let sol = solver.solve(&Tsume::new(pos.clone()));
         solving += t.elapsed();
         nodes += sol.stats.nodes;
-        first_time += sol.first.as_ref().map_or(sol.stats.time, |f| f.time);
+        let to_first = sol.first.as_ref().map_or(sol.stats.time, |f| f.time);
+        first_time += to_first;
         // Solved means proven with a line that really mates.
         let complete = sol.verdict == Verdict::Mate && line_mates(&pos, &sol.line, muda);
         if complete {
@@ -215,12 +219,11 @@ fn run_file(solver: &mut MateSolver<Tsume>, path: &str, muda: bool) -> Result<Ex
         }
         let expected = want.map_or("-".to_string(), |w| w.to_string());
         // Microsecond times for tools/compare-tsume (many problems take under a millisecond).
-        let first_us = sol.first.as_ref().map_or(sol.stats.time, |f| f.time);
         println!(
             "{} id {id} expected {expected} time-us {} first-time-us {}",
             describe(&sol, complete),
             sol.stats.time.as_micros(),
-            first_us.as_micros()
+            to_first.as_micros()
         );
     }
     println!(

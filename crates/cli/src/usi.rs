@@ -73,13 +73,12 @@ fn start_mate(pos: Position, time: Option<Duration>, hash_mb: usize, shortest: b
         solver.set_stop_flag(flag);
         solver.set_polish(shortest);
         solver.set_on_line(Box::new(|f: &Found<shogi::Move>| {
-            let moves: Vec<String> = f.line.iter().map(|m| m.usi()).collect();
             println!(
                 "info time {} nodes {} score mate {} pv {}",
                 f.time.as_millis(),
                 f.nodes,
                 f.line.len(),
-                moves.join(" ")
+                crate::tsume::usi_line(&f.line)
             );
         }));
         solver.set_progress(Box::new(|s: &mate::Stats| {
@@ -101,8 +100,7 @@ fn start_mate(pos: Position, time: Option<Duration>, hash_mb: usize, shortest: b
         );
         match s.verdict {
             Verdict::Mate => {
-                let moves: Vec<String> = s.line.iter().map(|m| m.usi()).collect();
-                println!("checkmate {}", moves.join(" "));
+                println!("checkmate {}", crate::tsume::usi_line(&s.line));
             }
             Verdict::NoMate => println!("checkmate nomate"),
             Verdict::Unknown => println!("checkmate timeout"),

@@ -132,6 +132,17 @@ impl<G: MateGame> MateSolver<G> {
         self.on_line = Some(f);
     }
 
+    /// Brings the proof's counters `stats` up to the whole solve started at `start` (nodes,
+    /// table fill, collections, time) and returns its nodes.
+    fn totals(&self, stats: &mut Stats, start: Instant) -> u64 {
+        let all = self.main.stats();
+        stats.nodes = all.nodes;
+        stats.table_fill_permille = all.table_fill_permille;
+        stats.collections = all.collections;
+        stats.time = start.elapsed();
+        all.nodes
+    }
+
     /// Reports `line` to the callback, if any, and returns what was reported.
     fn report(&mut self, line: &[G::Move], shortest: bool) -> Found<G::Move> {
         let found = Found {
@@ -222,23 +233,19 @@ impl<G: MateGame> MateSolver<G> {
             };
         }
         // The answer first: a line read straight from the proof.
-        let first = Some(self.proven_line(root, true));
+        let quick = self.proven_line(root, true);
         self.main.resume();
-        let first = first
-            .filter(|l| self.line_mates(root, l))
-            .map(|l| self.report(&l, false));
+        let first = self
+            .line_mates(root, &quick)
+            .then(|| self.report(&quick, false));
         if let (false, Some(f)) = (self.polish, &first) {
-            let all = self.main.stats();
-            stats.nodes = all.nodes;
-            stats.table_fill_permille = all.table_fill_permille;
-            stats.collections = all.collections;
-            stats.time = start.elapsed();
+            let nodes = self.totals(&mut stats, start);
             return Solution {
                 verdict,
                 line: f.line.clone(),
                 shortest: false,
                 stats,
-                line_nodes: all.nodes - f.nodes.min(all.nodes),
+                line_nodes: nodes - f.nodes.min(nodes),
                 first,
             };
         }
@@ -279,12 +286,7 @@ impl<G: MateGame> MateSolver<G> {
                 }
             }
         };
-        let all = self.main.stats();
-        stats.nodes = all.nodes;
-        stats.table_fill_permille = all.table_fill_permille;
-        stats.collections = all.collections;
-        stats.time = start.elapsed();
-        let line_nodes = all.nodes - proof_nodes;
+        let line_nodes = self.totals(&mut stats, start) - proof_nodes;
         // A limit can end the polishing with a line short of mate: the first line stands.
         let mates = self.line_mates(root, &line);
         let (line, shortest) = match &first {
