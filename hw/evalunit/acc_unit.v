@@ -28,8 +28,8 @@
 module acc_unit (
     input  wire          clk,
     input  wire          rst,
-    input  wire          ft_we,          // weight load: row ft_waddr <= ft_wdata
-    input  wire [9:0]    ft_waddr,
+    input  wire          ft_wr,          // weight load: row ft_waddr <= ft_wdata in the next
+    input  wire [9:0]    ft_waddr,       // clock (ft_wdata held then)
     input  wire [1023:0] ft_wdata,
     input  wire          op_make,
     input  wire          op_null,
@@ -58,29 +58,46 @@ module acc_unit (
     reg       st_we;
     assign busy = run || st_we;   // until Black's word has landed
 
-    // ---- feature RAM: port A reads White's row or takes a weight write, port B Black's ----
+    // ---- feature RAM: eight slices of 8 lanes (128 bits, 8 DP16KD each); port A reads
+    // White's row or takes a weight write, port B reads Black's ----
+    // Each slice has its own copy of the port addresses (dup_reg), so that no register drives
+    // the address pins of RAMs spread over the device, and its data stays with its lanes.
+    // The addresses are computed a clock ahead (addr_a_d, addr_b_d below): a weight write
+    // requested by ft_wr is addressed and written in the next clock.
     // no_rw_check: a row read in the clock of a weight write to the same row may return
     // anything (rows are read only while an operation runs, never while weights are written).
     // Without it yosys emulates read-before-write across the two ports, cannot share port A
-    // between the write and White's read, and builds the RAM twice (114 DP16KD instead of 57).
-    (* no_rw_check *)
-    reg [1023:0] ft [0:1023];
+    // between the write and White's read, and builds the RAM twice.
+    reg  [9:0]    addr_a_d, addr_b_d;   // next clock's read (or write) addresses
+    wire [1023:0] q_a, q_b;
+    reg  [1023:0] row_a, row_b;
+    genvar g;
+    generate
+        for (g = 0; g < 8; g = g + 1) begin : fslice
+            wire       pw;
+            wire [9:0] pa, pb;
+            dup_reg #(.W(21)) port_reg (.clk(clk), .d({ft_wr, addr_a_d, addr_b_d}), .q({pw, pa, pb}));
+            (* no_rw_check *)
+            reg [127:0] ft [0:1023];
 `ifdef EVALUNIT_INIT
-    // A bitstream that evaluates without a host writing the net: the built-in chip net's
-    // rows (estuary hw gen). `EVALUNIT_GEN` is the directory, relative to where the tool runs.
+            // A bitstream that evaluates without a host writing the net: the built-in chip
+            // net's rows, one file a slice (estuary hw gen). `EVALUNIT_GEN` is the directory,
+            // relative to where the tool runs.
 `ifndef EVALUNIT_GEN
 `define EVALUNIT_GEN "evalunit/gen/"
 `endif
-    initial $readmemh({`EVALUNIT_GEN, "features.hex"}, ft);
+            initial $readmemh({`EVALUNIT_GEN, "features_", 8'd48 + g[7:0], ".hex"}, ft);
 `endif
-    reg  [9:0]    addr_a, addr_b;       // registered: the rows read this clock
-    reg  [1023:0] q_a, q_b, row_a, row_b;
-    wire [9:0]    port_a = ft_we ? ft_waddr : addr_a;
-    always @(posedge clk) begin
-        if (ft_we) ft[port_a] <= ft_wdata;
-        q_a <= ft[port_a];
-    end
-    always @(posedge clk) q_b <= ft[addr_b];
+            reg [127:0] qa, qb;
+            always @(posedge clk) begin
+                if (pw) ft[pa] <= ft_wdata[128 * g +: 128];
+                qa <= ft[pa];
+            end
+            always @(posedge clk) qb <= ft[pb];
+            assign q_a[128 * g +: 128] = qa;
+            assign q_b[128 * g +: 128] = qb;
+        end
+    endgenerate
     always @(posedge clk) begin
         row_a <= q_a;
         row_b <= q_b;
@@ -119,7 +136,6 @@ module acc_unit (
     wire [4:0] ctl_d = {run && mode != M_REFRESH && step == 7'd1,
                         run && mode != M_REFRESH && step == 7'd2, !run, q_v, q_sub};
     wire [4:0] ctl [0:7];   // {load_w, load_b, clear, row_v, row_sub} per group
-    genvar g;
     generate
         for (g = 0; g < 8; g = g + 1) begin : group
             dup_reg #(.W(5)) ctl_reg (.clk(clk), .d(ctl_d), .q(ctl[g]));
@@ -163,6 +179,24 @@ module acc_unit (
         buf_data <= swap ? {clip_w, clip_b} : {clip_b, clip_w};
     end
 
+    // The rows the slices read next clock: a weight write's row, the refresh's bias row and
+    // pieces, or a make's changes.
+    always @* begin
+        if (ft_wr) begin
+            addr_a_d = ft_waddr;
+            addr_b_d = ft_waddr;
+        end else if (mode == M_REFRESH && run && step == 7'd0) begin
+            addr_a_d = 10'd768;
+            addr_b_d = 10'd768;
+        end else if (mode == M_REFRESH && run) begin
+            addr_a_d = feature(1'b0, scan_piece[3], scan_piece[2:0], scan_prev);
+            addr_b_d = feature(1'b1, scan_piece[3], scan_piece[2:0], scan_prev);
+        end else begin
+            addr_a_d = feat_w[10 * step[1:0] +: 10];
+            addr_b_d = feat_b[10 * step[1:0] +: 10];
+        end
+    end
+
     always @(posedge clk) begin
         {q_v, q_sub} <= {rd_v, rd_sub};
         st_we <= 1'b0;
@@ -171,18 +205,8 @@ module acc_unit (
         rd_v <= 1'b0;
         rd_sub <= 1'b0;
         if (mode == M_REFRESH && run) begin
-            if (step == 7'd0) begin
-                addr_a <= 10'd768;
-                addr_b <= 10'd768;
-                rd_v <= 1'b1;
-            end else begin
-                addr_a <= feature(1'b0, scan_piece[3], scan_piece[2:0], scan_prev);
-                addr_b <= feature(1'b1, scan_piece[3], scan_piece[2:0], scan_prev);
-                rd_v <= step <= 7'd64 && scan_piece[2:0] != 3'd7;
-            end
+            rd_v <= step == 7'd0 || (step <= 7'd64 && scan_piece[2:0] != 3'd7);
         end else begin
-            addr_a <= feat_w[10 * step[1:0] +: 10];
-            addr_b <= feat_b[10 * step[1:0] +: 10];
             rd_v <= run && mode == M_MAKE && step < {4'd0, n_changes};
             rd_sub <= sub[step[1:0]];
         end

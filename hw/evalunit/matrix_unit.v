@@ -21,10 +21,10 @@
 module matrix_unit (
     input  wire          clk,
     input  wire          rst,
-    input  wire          w_we,
-    input  wire [6:0]    w_waddr,
+    input  wire          w_wr,           // weight word w_waddr <= w_wdata in the next clock
+    input  wire [6:0]    w_waddr,        // (w_wdata held then)
     input  wire [1023:0] w_wdata,
-    input  wire          b_we,
+    input  wire          b_we,           // bias word b_waddr <= b_wdata in this clock
     input  wire [4:0]    b_waddr,
     input  wire [255:0]  b_wdata,
     input  wire          cfg_we,
@@ -94,33 +94,53 @@ module matrix_unit (
         end
     endgenerate
 
-    // ---- RAMs (registered reads) ----
-    reg [1023:0] wram [0:127];
-    reg [255:0]  bram [0:31];
+    // ---- RAMs, one slice per row of cells ----
+    // Row r's slice holds the 16 weights of output 8p + r of every word (128 bits, 4 DP16KD)
+    // and its bias (32 bits of LUT RAM), each with its own copy of the addresses (dup_reg):
+    // the weights go from a slice's RAM to its own 16 multipliers, and no register drives RAM
+    // address pins across the device. The weight address is computed a clock ahead (waddr_d);
+    // a weight write requested by w_wr is addressed and written in the next clock.
+    reg  [6:0]    waddr_d;
+    reg  [4:0]    baddr_d;
+    wire [1023:0] s2_w;
+    wire [255:0]  s1_b;
+    generate
+        for (g = 0; g < R; g = g + 1) begin : wslice
+            wire       pw;
+            wire [6:0] pa;
+            wire [4:0] pb;
+            dup_reg #(.W(13)) port_reg (.clk(clk), .d({w_wr, waddr_d, baddr_d}), .q({pw, pa, pb}));
+            reg [127:0] wram [0:127];
+            reg [31:0]  bram [0:31];
 `ifdef EVALUNIT_INIT
-    // The built-in chip net's configuration, weights and biases (estuary hw gen); see acc_unit.
+            // The built-in chip net's weights and biases, one file a slice (estuary hw gen);
+            // see acc_unit.
 `ifndef EVALUNIT_GEN
 `define EVALUNIT_GEN "evalunit/gen/"
 `endif
-    initial begin
-        $readmemh({`EVALUNIT_GEN, "config.hex"}, lcfg);
-        $readmemh({`EVALUNIT_GEN, "weights.hex"}, wram);
-        $readmemh({`EVALUNIT_GEN, "biases.hex"}, bram);
-    end
+            initial begin
+                $readmemh({`EVALUNIT_GEN, "weights_", 8'd48 + g[7:0], ".hex"}, wram);
+                $readmemh({`EVALUNIT_GEN, "biases_", 8'd48 + g[7:0], ".hex"}, bram);
+            end
 `endif
-    reg [1023:0] s1_w, s2_w;
-    reg [255:0]  s1_b;
-    wire [6:0]   w_port = w_we ? w_waddr : waddr;
-    wire [4:0]   b_port = b_we ? b_waddr : baddr;
-    always @(posedge clk) begin
-        if (w_we) wram[w_port] <= w_wdata;
-        s1_w <= wram[w_port];
-        s2_w <= s1_w;
-    end
-    always @(posedge clk) begin
-        if (b_we) bram[b_port] <= b_wdata;
-        s1_b <= bram[b_port];
-    end
+            reg [127:0] w1, w2;
+            reg [31:0]  b1;
+            always @(posedge clk) begin
+                if (pw) wram[pa] <= w_wdata[128 * g +: 128];
+                w1 <= wram[pa];
+                w2 <= w1;
+            end
+            always @(posedge clk) begin
+                if (b_we) bram[b_waddr] <= b_wdata[32 * g +: 32];
+                b1 <= bram[pb];
+            end
+            assign s2_w[128 * g +: 128] = w2;
+            assign s1_b[32 * g +: 32] = b1;
+        end
+    endgenerate
+`ifdef EVALUNIT_INIT
+    initial $readmemh({`EVALUNIT_GEN, "config.hex"}, lcfg);
+`endif
 
     // ---- pipeline control: valid, first chunk, last chunk, output layer, output buffer, pass
     // Stage 1: RAM read; 2: RAM output register; 3: products; 4: sums of 4; 5: row sums;
@@ -132,8 +152,44 @@ module matrix_unit (
     reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel;   // 0: buffer a, 1: buffer b
     reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p;
     reg  [15:0] s6_we_a, s6_we_b;                            // byte-group write enables
-    reg  [127:0] s1_x, s2_x;
+    reg  [127:0] s1_x;
     reg  [255:0] s2_b, s3_b, s4_b, s5_b;
+
+    // The RAM addresses of the next clock: the layer's first word when idle (and the write's
+    // word when the host writes one), the next word each issue, the next layer's first
+    // word a clock before it starts.
+    always @(posedge clk) begin
+        waddr <= waddr_d;
+        baddr <= baddr_d;
+    end
+    always @* begin
+        waddr_d = waddr;
+        baddr_d = baddr;
+        case (state)
+        IDLE: begin
+            waddr_d = lcfg[0][15:9];
+            baddr_d = lcfg[0][20:16];
+        end
+        RUN: begin
+            waddr_d = waddr + 7'd1;
+            if (last_chunk) baddr_d = baddr + 5'd1;
+        end
+        DRAIN: if (drain == 3'd2) begin
+            waddr_d = lcfg[l + 3'd1][15:9];
+            baddr_d = lcfg[l + 3'd1][20:16];
+        end
+        default: ;
+        endcase
+        if (w_wr) waddr_d = w_waddr;
+    end
+
+    // The 16 inputs of the clock, one copy for each row of cells (beside its multipliers).
+    wire [127:0] s2_x [0:R - 1];
+    generate
+        for (g = 0; g < R; g = g + 1) begin : xcopy
+            dup_reg #(.W(128)) x_reg (.clk(clk), .d(s1_x), .q(s2_x[g]));
+        end
+    endgenerate
 
     // ---- the cells ----
     reg  signed [15:0] s3_prod [0:R * C - 1];
@@ -144,7 +200,7 @@ module matrix_unit (
     always @(posedge clk) begin
         for (r = 0; r < R; r = r + 1)
             for (k = 0; k < C; k = k + 1)
-                s3_prod[r * C + k] <= $signed(s2_w[8 * (r * C + k) +: 8]) * $signed({1'b0, s2_x[8 * k +: 8]});
+                s3_prod[r * C + k] <= $signed(s2_w[8 * (r * C + k) +: 8]) * $signed({1'b0, s2_x[r][8 * k +: 8]});
         for (r = 0; r < R; r = r + 1)
             for (k = 0; k < 4; k = k + 1)
                 s4_part[r * 4 + k] <= (s3_prod[r * C + 4 * k] + s3_prod[r * C + 4 * k + 1])
@@ -174,7 +230,6 @@ module matrix_unit (
         s1_sel <= l[0];
         s1_p <= p;
 
-        s2_x <= s1_x;
         {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b} <= {s1_v, s1_first, s1_last, s1_out, s1_sel, s1_p, s1_b};
         {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b} <= {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b};
         {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b} <= {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b};
@@ -203,8 +258,6 @@ module matrix_unit (
         IDLE: begin
             // The first layer's configuration waits in `cfg` (loaded after every commit).
             cfg <= lcfg[0];
-            waddr <= lcfg[0][15:9];
-            baddr <= lcfg[0][20:16];
             from0 <= 1'b1;
             if (start) begin
                 state <= RUN;
@@ -214,11 +267,9 @@ module matrix_unit (
             end
         end
         RUN: begin
-            waddr <= waddr + 7'd1;
             if (!last_chunk) c <= c + 4'd1;
             else begin
                 c <= 4'd0;
-                baddr <= baddr + 5'd1;
                 if (!last_pass) p <= p + 5'd1;
                 else begin
                     state <= DRAIN;
@@ -228,12 +279,8 @@ module matrix_unit (
         end
         DRAIN: begin
             drain <= drain - 3'd1;
-            if (drain == 3'd2) begin
-                // The next layer's configuration, a clock before it starts.
-                cfg <= lcfg[l + 3'd1];
-                waddr <= lcfg[l + 3'd1][15:9];
-                baddr <= lcfg[l + 3'd1][20:16];
-            end
+            // The next layer's configuration, a clock before it starts.
+            if (drain == 3'd2) cfg <= lcfg[l + 3'd1];
             if (drain == 3'd1) begin
                 p <= 5'd0;
                 if (out_layer) state <= IDLE;

@@ -50,7 +50,11 @@ fn gen(rest: &[String]) -> Result<ExitCode, String> {
         Some(d) => [d.join("movegen"), d.join("evalunit")],
         None => [PathBuf::from(GEN_DIR), PathBuf::from(hw::evalunit::GEN_DIR)],
     };
-    for (dir, files) in dirs.iter().zip([files(), image.files()]) {
+    let movegen = files()
+        .into_iter()
+        .map(|(n, t)| (n.to_string(), t))
+        .collect();
+    for (dir, files) in dirs.iter().zip([movegen, image.files()]) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for (name, text) in files {
             let p = dir.join(name);

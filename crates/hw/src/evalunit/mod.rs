@@ -196,26 +196,43 @@ fn hex_line(words: &[u32]) -> String {
     s
 }
 
+/// Slices of the feature RAM: groups of 8 lanes (128 bits of a row), one RAM each
+/// (`fslice` in hw/evalunit/acc_unit.v).
+pub const FEATURE_SLICES: usize = 8;
+
 impl Image {
     /// The `$readmemh` files of the unit's RAMs and configuration (the initial contents a
-    /// bitstream carries, so the unit evaluates without a host writing the net first).
-    pub fn files(&self) -> Vec<(&'static str, String)> {
-        let lines = |rows: &mut dyn Iterator<Item = &[u32]>| rows.map(hex_line).collect::<String>();
-        vec![
-            (
-                "features.hex",
-                lines(&mut self.features.iter().map(|r| &r[..])),
-            ),
-            (
-                "weights.hex",
-                lines(&mut self.weights.iter().map(|r| &r[..])),
-            ),
-            ("biases.hex", lines(&mut self.biases.iter().map(|r| &r[..]))),
-            (
-                "config.hex",
-                lines(&mut self.config.iter().map(std::slice::from_ref)),
-            ),
-        ]
+    /// bitstream carries, so the unit evaluates without a host writing the net first). Each
+    /// RAM is built in slices (the feature RAM by groups of 8 lanes, the weight and bias RAMs
+    /// by rows of cells), one file a slice: `features_S.hex`, `weights_R.hex`,
+    /// `biases_R.hex`, then `config.hex`.
+    pub fn files(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let words = ROW_WORDS / FEATURE_SLICES;
+        for g in 0..FEATURE_SLICES {
+            let text = self
+                .features
+                .iter()
+                .map(|r| hex_line(&r[words * g..words * (g + 1)]))
+                .collect();
+            out.push((format!("features_{g}.hex"), text));
+        }
+        let words = 32 / ROWS;
+        for r in 0..ROWS {
+            let text = self
+                .weights
+                .iter()
+                .map(|w| hex_line(&w[words * r..words * (r + 1)]))
+                .collect();
+            out.push((format!("weights_{r}.hex"), text));
+        }
+        for r in 0..ROWS {
+            let text = self.biases.iter().map(|b| hex_line(&b[r..r + 1])).collect();
+            out.push((format!("biases_{r}.hex"), text));
+        }
+        let config = self.config.iter().map(std::slice::from_ref).map(hex_line);
+        out.push(("config.hex".to_string(), config.collect()));
+        out
     }
 }
 
@@ -259,15 +276,27 @@ mod tests {
     fn hex_files_hold_every_row_most_significant_word_first() {
         let img = Image::of(&ChipNet::random(Arch::estuary(), 2)).unwrap();
         let files = img.files();
-        let features = &files[0].1;
+        let named = |n: &str| &files.iter().find(|f| f.0 == n).unwrap().1;
+        // Slice 0 of the features: words 0-3 of each row, word 3 first.
+        let features = named("features_0.hex");
         assert_eq!(features.lines().count(), FEATURE_ROWS);
         let first = features.lines().next().unwrap();
-        assert_eq!(first.len(), 8 * ROW_WORDS);
+        assert_eq!(first.len(), 8 * ROW_WORDS / FEATURE_SLICES);
+        assert_eq!(&first[24..], format!("{:08x}", img.features[0][0]));
+        assert_eq!(&first[..8], format!("{:08x}", img.features[0][3]));
+        // The last slice ends with the row's last word.
+        let last = named("features_7.hex").lines().next().unwrap();
         assert_eq!(
-            &first[first.len() - 8..],
-            format!("{:08x}", img.features[0][0])
+            &last[..8],
+            format!("{:08x}", img.features[0][ROW_WORDS - 1])
         );
-        assert_eq!(files[3].1.lines().count(), LAYERS + 1);
+        // Row r of the cells: bytes 16r..16r+15 of a weight word, its bias word r.
+        let w = named("weights_1.hex").lines().next().unwrap();
+        assert_eq!(&w[24..], format!("{:08x}", img.weights[0][4]));
+        let b = named("biases_2.hex").lines().nth(1).unwrap();
+        assert_eq!(b, format!("{:08x}", img.biases[1][2]));
+        assert_eq!(files.len(), FEATURE_SLICES + 2 * ROWS + 1);
+        assert_eq!(named("config.hex").lines().count(), LAYERS + 1);
     }
 
     #[test]
