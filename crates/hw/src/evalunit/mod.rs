@@ -200,6 +200,21 @@ fn hex_line(words: &[u32]) -> String {
 /// (`fslice` in hw/evalunit/acc_unit.v).
 pub const FEATURE_SLICES: usize = 8;
 
+/// The `$readmemh` files of a RAM built in `n` slices of equal width: `NAME_S.hex` holds
+/// slice `S` of every row.
+fn sliced<const W: usize>(rows: &[[u32; W]], n: usize, name: &str) -> Vec<(String, String)> {
+    let words = W / n;
+    (0..n)
+        .map(|s| {
+            let text = rows
+                .iter()
+                .map(|r| hex_line(&r[words * s..words * (s + 1)]))
+                .collect();
+            (format!("{name}_{s}.hex"), text)
+        })
+        .collect()
+}
+
 impl Image {
     /// The `$readmemh` files of the unit's RAMs and configuration (the initial contents a
     /// bitstream carries, so the unit evaluates without a host writing the net first). Each
@@ -207,29 +222,9 @@ impl Image {
     /// by rows of cells), one file a slice: `features_S.hex`, `weights_R.hex`,
     /// `biases_R.hex`, then `config.hex`.
     pub fn files(&self) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        let words = ROW_WORDS / FEATURE_SLICES;
-        for g in 0..FEATURE_SLICES {
-            let text = self
-                .features
-                .iter()
-                .map(|r| hex_line(&r[words * g..words * (g + 1)]))
-                .collect();
-            out.push((format!("features_{g}.hex"), text));
-        }
-        let words = 32 / ROWS;
-        for r in 0..ROWS {
-            let text = self
-                .weights
-                .iter()
-                .map(|w| hex_line(&w[words * r..words * (r + 1)]))
-                .collect();
-            out.push((format!("weights_{r}.hex"), text));
-        }
-        for r in 0..ROWS {
-            let text = self.biases.iter().map(|b| hex_line(&b[r..r + 1])).collect();
-            out.push((format!("biases_{r}.hex"), text));
-        }
+        let mut out = sliced(&self.features, FEATURE_SLICES, "features");
+        out.extend(sliced(&self.weights, ROWS, "weights"));
+        out.extend(sliced(&self.biases, ROWS, "biases"));
         let config = self.config.iter().map(std::slice::from_ref).map(hex_line);
         out.push(("config.hex".to_string(), config.collect()));
         out
