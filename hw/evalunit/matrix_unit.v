@@ -8,14 +8,17 @@
 //   RAM read register, output register
 //   8 x 16 products (int8 x u7) -> 32 sums of 4 -> 8 row sums -> 8 accumulators (bias first)
 //                      | last chunk of a pass
-//   requantise clamp(s >> 6, 0, 127) into the next layer's buffer, or the output sum
+//   requantise clamp(s >> 6, 0, 127) beside each row, then into the next layer's buffer; or
+//   the output sum
 //
 // A layer of I inputs and O outputs runs in passes of 8 outputs (ceil(O / 8)), each in chunks
-// of 16 inputs (ceil(I / 16)): one issue a clock, then 6 clocks for the pipeline to drain
-// before the next layer reads what this one wrote (DRAIN_CLOCKS below; the Rust model's
-// hw::evalunit::DRAIN_CLOCKS). Every stage holds one adder level at most. Weight word w of
-// layer l, pass p, chunk c is wbase(l) + p x chunks(l) + c: cell (r, k) is weight [8p + r][16c + k] (zero outside the
-// layer). Bias word bbase(l) + p holds the 8 biases of the pass (i32).
+// of 16 inputs (ceil(I / 16)): one issue a clock, then 7 clocks for the pipeline to drain
+// before the next layer reads what this one wrote (6 after the output layer, whose sum is not
+// requantised: DRAIN_CLOCKS and OUT_DRAIN_CLOCKS below, the Rust model's
+// hw::evalunit::DRAIN_CLOCKS and OUT_DRAIN_CLOCKS). Every stage holds one adder level at most.
+// Weight word w of layer l, pass p, chunk c is wbase(l) + p x chunks(l) + c: cell (r, k) is
+// weight [8p + r][16c + k] (zero outside the layer). Bias word bbase(l) + p holds the 8
+// biases of the pass (i32).
 // Configuration words: layer l (0-7) {bbase[20:16], wbase[15:9], passes[8:4], chunks[3:0]};
 // word 8 {layers[7:4], one perspective[0]}.
 module matrix_unit (
@@ -40,7 +43,9 @@ module matrix_unit (
 );
     localparam R = 8, C = 16;
     localparam [1:0] IDLE = 2'd0, RUN = 2'd1, DRAIN = 2'd2;
-    localparam [2:0] DRAIN_CLOCKS = 3'd6;
+    // Clocks from a layer's last issue to the next layer's first (its outputs written); the
+    // output layer's sum is ready a clock earlier (it is not requantised).
+    localparam [2:0] DRAIN_CLOCKS = 3'd7, OUT_DRAIN_CLOCKS = 3'd6;
 
     // ---- configuration ----
     // Words 0-7: the layers; word 8: the global word.
@@ -144,14 +149,15 @@ module matrix_unit (
 
     // ---- pipeline control: valid, first chunk, last chunk, output layer, output buffer, pass
     // Stage 1: RAM read; 2: RAM output register; 3: products; 4: sums of 4; 5: row sums;
-    // 6: accumulate; then the requantised write (or the output sum).
+    // 6: accumulate; 7: requantise (or the output sum); 8: the buffer write.
     reg        s1_v, s2_v, s3_v, s4_v, s5_v, s6_v;
     reg        s1_first, s2_first, s3_first, s4_first, s5_first;
     reg        s1_last, s2_last, s3_last, s4_last, s5_last, s6_last;
     reg        s1_out, s2_out, s3_out, s4_out, s5_out, s6_out;
     reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel;   // 0: buffer a, 1: buffer b
     reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p;
-    reg  [15:0] s6_we_a, s6_we_b;                            // byte-group write enables
+    reg  [15:0] s6_we_a, s6_we_b, s7_we_a, s7_we_b;          // byte-group write enables
+    reg  [63:0] s7_y;                                        // the 8 requantised outputs
     reg  [127:0] s1_x;
     reg  [255:0] s2_b, s3_b, s4_b, s5_b;
 
@@ -240,10 +246,15 @@ module matrix_unit (
             s6_we_a[m] <= s5_v && s5_last && !s5_out && !s5_sel && s5_p == m;
             s6_we_b[m] <= s5_v && s5_last && !s5_out && s5_sel && s5_p == m;
         end
+        // Requantised beside each row's accumulator (stage 7), then written into the buffer
+        // the next layer reads (stage 8: routing only, however far the buffer is).
+        for (n = 0; n < R; n = n + 1) s7_y[8 * n +: 8] <= clip(acc[n]);
+        s7_we_a <= s6_we_a;
+        s7_we_b <= s6_we_b;
         for (m = 0; m < 16; m = m + 1)
             for (n = 0; n < R; n = n + 1) begin
-                if (s6_we_a[m]) buf_a[8 * (R * m + n) +: 8] <= clip(acc[n]);
-                if (s6_we_b[m]) buf_b[8 * (R * m + n) +: 8] <= clip(acc[n]);
+                if (s7_we_a[m]) buf_a[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
+                if (s7_we_b[m]) buf_b[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
             end
         if (s6_v && s6_last && s6_out) begin
             sum <= acc[0];
@@ -273,7 +284,7 @@ module matrix_unit (
                 if (!last_pass) p <= p + 5'd1;
                 else begin
                     state <= DRAIN;
-                    drain <= DRAIN_CLOCKS;
+                    drain <= out_layer ? OUT_DRAIN_CLOCKS : DRAIN_CLOCKS;
                 end
             end
         end

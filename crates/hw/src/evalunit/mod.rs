@@ -30,8 +30,10 @@ pub const FEATURE_ROWS: usize = 769;
 pub const STACK_PLIES: usize = 256;
 /// Clocks from a layer's last issue until the next layer may read its outputs: the matrix
 /// unit's pipeline (RAM read, output register, products, sums of 4, row sums, accumulate,
-/// requantised write; `DRAIN_CLOCKS` in hw/evalunit/matrix_unit.v).
-pub const DRAIN_CLOCKS: u64 = 6;
+/// requantise, buffer write; `DRAIN_CLOCKS` in hw/evalunit/matrix_unit.v).
+pub const DRAIN_CLOCKS: u64 = 7;
+/// The same for the output layer, whose sum is not requantised (`OUT_DRAIN_CLOCKS`).
+pub const OUT_DRAIN_CLOCKS: u64 = 6;
 /// Clocks of an EVAL beyond the matrix unit's: taking the command, dispatching it, and the
 /// score's two stages (scale, then sign).
 pub const EVAL_COMMAND_CLOCKS: u64 = 4;
@@ -173,13 +175,15 @@ impl Image {
     }
 
     /// Clocks of the matrix unit for one evaluation: for each layer, one issue per pass and
-    /// chunk, then [`DRAIN_CLOCKS`] for the pipeline to drain.
+    /// chunk, then [`DRAIN_CLOCKS`] for the pipeline to drain ([`OUT_DRAIN_CLOCKS`] after
+    /// the output layer).
     pub fn matrix_clocks(&self) -> u64 {
         let layers = (self.config[LAYERS] >> 4) as usize;
-        self.config[..layers]
+        let issues: u64 = self.config[..layers]
             .iter()
-            .map(|&c| ((c & 15) * ((c >> 4) & 31)) as u64 + DRAIN_CLOCKS)
-            .sum()
+            .map(|&c| ((c & 15) * ((c >> 4) & 31)) as u64)
+            .sum();
+        issues + (layers as u64).saturating_sub(1) * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
     }
 
     /// Clocks of an EVAL command whose input buffer is current (after a load, make or null
@@ -241,7 +245,10 @@ mod tests {
         // 128 -> 8: 1 pass x 8 chunks; 8 -> 16: 2 x 1; 16 -> 1: 1 x 1.
         assert_eq!(ours.weights.len(), 11);
         assert_eq!(ours.biases.len(), 4);
-        assert_eq!(ours.matrix_clocks(), 8 + 2 + 1 + 3 * DRAIN_CLOCKS);
+        assert_eq!(
+            ours.matrix_clocks(),
+            8 + 2 + 1 + 2 * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
+        );
         let onechan = Image::of(&ChipNet::random(Arch::onechan(), 1)).unwrap();
         // 64 -> 64 three times: 8 passes x 4 chunks; 64 -> 1: 1 x 4.
         assert_eq!(onechan.weights.len(), 3 * 32 + 4);
