@@ -116,16 +116,29 @@ module acc_unit (
     // The row read this clock: valid and sign, two clocks on to the adders (via ctl).
     reg  rd_v, rd_sub, q_v, q_sub;
 
-    // ---- stack RAM: 2 words a ply ----
-    reg  [1023:0] stack [0:511] /*verilator public_flat_rd*/;
-    reg  [8:0]    st_raddr, st_waddr;
-    reg  [1023:0] st_q, st_r, st_wdata;
-    always @(posedge clk) begin
-        if (st_we) stack[st_waddr] <= st_wdata;
-        st_q <= stack[st_raddr];
-        st_r <= st_q;
-    end
-    always @* st_raddr = {top, step[0]};   // steps 0 and 1: the top's White and Black words
+    // ---- stack RAM: 2 words a ply, in eight slices of 8 lanes (4 DP16KD each) ----
+    // Like the feature RAM, each slice has its own copy of the port controls, computed a clock
+    // ahead: the next clock's write (st_we_d, st_waddr_d) and read address (st_raddr_d: steps
+    // 0 and 1 read the top's White and Black words). st_r: the parent's words, registered.
+    reg           st_we_d;
+    reg  [8:0]    st_waddr, st_waddr_d, st_raddr_d;
+    reg  [1023:0] st_wdata;
+    wire [1023:0] st_r;
+    generate
+        for (g = 0; g < 8; g = g + 1) begin : sslice
+            wire       pw;
+            wire [8:0] pwa, pra;
+            dup_reg #(.W(19)) port_reg (.clk(clk), .d({st_we_d, st_waddr_d, st_raddr_d}), .q({pw, pwa, pra}));
+            reg [127:0] stack [0:511] /*verilator public_flat_rd*/;
+            reg [127:0] q, r;
+            always @(posedge clk) begin
+                if (pw) stack[pwa] <= st_wdata[128 * g +: 128];
+                q <= stack[pra];
+                r <= q;
+            end
+            assign st_r[128 * g +: 128] = r;
+        end
+    endgenerate
 
     // ---- the accumulators: base + (+/- row), 64 lanes each ----
     // Their controls are registers, set a clock ahead: load White's parent (step 2), Black's
@@ -133,8 +146,8 @@ module acc_unit (
     // them for each group of 8 lanes (dup_reg), and the two write clocks.
     reg [1023:0] acc_w, acc_b;
     reg wr_w, wr_b, swap;
-    wire [4:0] ctl_d = {run && mode != M_REFRESH && step == 7'd1,
-                        run && mode != M_REFRESH && step == 7'd2, !run, q_v, q_sub};
+    reg at1, at2;   // steps 1 and 2 of a make, null or reload (registered flags)
+    wire [4:0] ctl_d = {at1, at2, !run, q_v, q_sub};
     wire [4:0] ctl [0:7];   // {load_w, load_b, clear, row_v, row_sub} per group
     generate
         for (g = 0; g < 8; g = g + 1) begin : group
@@ -171,12 +184,36 @@ module acc_unit (
     end
 
     always @(posedge clk) begin
+        at1 <= !rst && run && step == 7'd0 && mode != M_REFRESH;
+        at2 <= !rst && at1;
         wr_w <= run && step + 7'd1 == fin;
         wr_b <= wr_w;
         swap <= stm_black && !one_persp;
         // Written every clock, used in the two write clocks: White's word, then Black's.
         st_wdata <= wr_b ? acc_b : acc_w;
         buf_data <= swap ? {clip_w, clip_b} : {clip_b, clip_w};
+    end
+
+    // The stack's next clock: the child's words written at wr_w (White) and wr_b (Black),
+    // then it is the top (a refresh's is ply 0); an unmake pops it. Read: the top's words at
+    // steps 0 and 1.
+    reg [7:0] top_d;
+    reg       step0_d;   // bit 0 of the next clock's step
+    wire [7:0] child = mode == M_REFRESH ? 8'd0 : top + 8'd1;
+    always @* begin
+        st_we_d = 1'b0;
+        st_waddr_d = st_waddr;
+        if (!rst && run && wr_w) begin
+            st_we_d = mode != M_RELOAD;
+            st_waddr_d = {child, 1'b0};
+        end
+        if (!rst && run && wr_b) begin
+            st_we_d = 1'b1;
+            st_waddr_d = {child, 1'b1};
+        end
+        step0_d = rst ? step[0] : run && !step[0];
+        top_d = rst ? 8'd0 : (!run ? (op_pop ? top - 8'd1 : top) : (wr_b ? child : top));
+        st_raddr_d = {top_d, step0_d};
     end
 
     // The rows the slices read next clock: a weight write's row, the refresh's bias row and
@@ -199,7 +236,9 @@ module acc_unit (
 
     always @(posedge clk) begin
         {q_v, q_sub} <= {rd_v, rd_sub};
-        st_we <= 1'b0;
+        st_we <= st_we_d;
+        st_waddr <= st_waddr_d;
+        top <= top_d;
         buf_we <= 1'b0;
         scan_prev <= scan_sq;
         rd_v <= 1'b0;
@@ -212,7 +251,6 @@ module acc_unit (
         end
         if (rst) begin
             run <= 1'b0;
-            top <= 8'd0;
             q_v <= 1'b0;
         end else if (!run) begin
             step <= 7'd0;
@@ -222,24 +260,16 @@ module acc_unit (
             if (op_refresh) mode <= M_REFRESH;
             if (op_reload) mode <= M_RELOAD;
             fin <= op_refresh ? 7'd68 : 7'd4;
-            if (op_pop) top <= top - 8'd1;
         end else begin
             step <= step + 7'd1;
             // A make's changes are known from step 1: its child is written after its rows.
             if (mode == M_MAKE && step == 7'd1) fin <= {4'd0, n_changes} + 7'd3;
             if (wr_w) begin
-                // White's word, and the input buffer (a reload stops here).
-                st_we <= mode != M_RELOAD;
-                st_waddr <= {mode == M_REFRESH ? 8'd0 : top + 8'd1, 1'b0};
+                // White's word is written (st_we_d), and the input buffer (a reload stops here).
                 buf_we <= 1'b1;
                 if (mode == M_RELOAD) run <= 1'b0;
             end
-            if (wr_b) begin
-                st_we <= 1'b1;
-                st_waddr <= {mode == M_REFRESH ? 8'd0 : top + 8'd1, 1'b1};
-                run <= 1'b0;
-                top <= mode == M_REFRESH ? 8'd0 : top + 8'd1;
-            end
+            if (wr_b) run <= 1'b0;   // Black's word is written, the child is the top
         end
     end
 endmodule

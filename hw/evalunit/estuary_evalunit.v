@@ -71,15 +71,15 @@ module estuary_evalunit (
     // still holds its word then: the next command is taken at that clock's end at the
     // earliest) ----
     reg [1023:0] staging;
-    reg        shift, wr_b, wr_cfg;
+    reg        shift, wr_cfg;
     wire       commit = do_write && c_addr[4];
-    // The feature and weight RAMs take the request with its address (their slices register
-    // both beside the RAM) and write in the next clock.
+    // The feature, weight and bias RAMs take the request with its address (their slices
+    // register both beside the RAM) and write in the next clock.
     wire       wr_ft = commit && c_addr[1:0] == 2'd0;
     wire       wr_w = commit && c_addr[1:0] == 2'd1;
+    wire       wr_b = commit && c_addr[1:0] == 2'd2;
     always @(posedge clk) begin
         shift <= do_write && !c_addr[4];
-        wr_b <= commit && c_addr[1:0] == 2'd2;
         wr_cfg <= commit && c_addr[1:0] == 2'd3;
         if (shift) staging <= {c_data, staging[1023:32]};
     end
@@ -120,7 +120,7 @@ module estuary_evalunit (
     matrix_unit mat (
         .clk(clk), .rst(rst),
         .w_wr(wr_w), .w_waddr(c_data[6:0]), .w_wdata(staging),
-        .b_we(wr_b), .b_waddr(c_data[4:0]), .b_wdata(staging[1023:768]),
+        .b_wr(wr_b), .b_waddr(c_data[4:0]), .b_wdata(staging[1023:768]),
         .cfg_we(wr_cfg), .cfg_waddr(c_data[3:0]), .cfg_wdata(staging[1023:992]),
         .in_we(buf_we), .in_data(buf_data),
         .start(mat_start), .busy(mat_busy), .done(mat_done), .sum(mat_sum), .one_persp(one_persp));

@@ -27,8 +27,8 @@ module matrix_unit (
     input  wire          w_wr,           // weight word w_waddr <= w_wdata in the next clock
     input  wire [6:0]    w_waddr,        // (w_wdata held then)
     input  wire [1023:0] w_wdata,
-    input  wire          b_we,           // bias word b_waddr <= b_wdata in this clock
-    input  wire [4:0]    b_waddr,
+    input  wire          b_wr,           // bias word b_waddr <= b_wdata in the next clock
+    input  wire [4:0]    b_waddr,        // (b_wdata held then)
     input  wire [255:0]  b_wdata,
     input  wire          cfg_we,
     input  wire [3:0]    cfg_waddr,
@@ -111,10 +111,11 @@ module matrix_unit (
     wire [255:0]  s1_b;
     generate
         for (g = 0; g < R; g = g + 1) begin : wslice
-            wire       pw;
+            wire       pw, pbw;
             wire [6:0] pa;
-            wire [4:0] pb;
-            dup_reg #(.W(13)) port_reg (.clk(clk), .d({w_wr, waddr_d, baddr_d}), .q({pw, pa, pb}));
+            wire [4:0] pb, pbwa;
+            dup_reg #(.W(19)) port_reg (.clk(clk), .d({w_wr, waddr_d, baddr_d, b_wr, b_waddr}),
+                                        .q({pw, pa, pb, pbw, pbwa}));
             reg [127:0] wram [0:127];
             reg [31:0]  bram [0:31];
 `ifdef EVALUNIT_INIT
@@ -136,7 +137,7 @@ module matrix_unit (
                 w2 <= w1;
             end
             always @(posedge clk) begin
-                if (b_we) bram[b_waddr] <= b_wdata[32 * g +: 32];
+                if (pbw) bram[pbwa] <= b_wdata[32 * g +: 32];
                 b1 <= bram[pb];
             end
             assign s2_w[128 * g +: 128] = w2;
@@ -151,7 +152,7 @@ module matrix_unit (
     // Stage 1: RAM read; 2: RAM output register; 3: products; 4: sums of 4; 5: row sums;
     // 6: accumulate; 7: requantise (or the output sum); 8: the buffer write.
     reg        s1_v, s2_v, s3_v, s4_v, s5_v, s6_v;
-    reg        s1_first, s2_first, s3_first, s4_first, s5_first;
+    reg        s1_first, s2_first, s3_first, s4_first;
     reg        s1_last, s2_last, s3_last, s4_last, s5_last, s6_last;
     reg        s1_out, s2_out, s3_out, s4_out, s5_out, s6_out;
     reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel;   // 0: buffer a, 1: buffer b
@@ -197,6 +198,14 @@ module matrix_unit (
         end
     endgenerate
 
+    // Stage 5's valid and first-chunk flags, one copy for each row's accumulator.
+    wire [1:0] s5_vf [0:R - 1];
+    generate
+        for (g = 0; g < R; g = g + 1) begin : vfcopy
+            dup_reg #(.W(2)) vf_reg (.clk(clk), .d({s4_v, s4_first}), .q(s5_vf[g]));
+        end
+    endgenerate
+
     // ---- the cells ----
     reg  signed [15:0] s3_prod [0:R * C - 1];
     reg  signed [17:0] s4_part [0:R * 4 - 1];
@@ -213,9 +222,9 @@ module matrix_unit (
                                     + (s3_prod[r * C + 4 * k + 2] + s3_prod[r * C + 4 * k + 3]);
         for (r = 0; r < R; r = r + 1)
             s5_row[r] <= (s4_part[r * 4] + s4_part[r * 4 + 1]) + (s4_part[r * 4 + 2] + s4_part[r * 4 + 3]);
-        if (s5_v)
-            for (r = 0; r < R; r = r + 1)
-                acc[r] <= (s5_first ? $signed(s5_b[32 * r +: 32]) : acc[r]) + s5_row[r];
+        for (r = 0; r < R; r = r + 1)
+            if (s5_vf[r][1])
+                acc[r] <= (s5_vf[r][0] ? $signed(s5_b[32 * r +: 32]) : acc[r]) + s5_row[r];
     end
 
     function [7:0] clip(input signed [31:0] s);
@@ -239,7 +248,7 @@ module matrix_unit (
         {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b} <= {s1_v, s1_first, s1_last, s1_out, s1_sel, s1_p, s1_b};
         {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b} <= {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b};
         {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b} <= {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b};
-        {s5_v, s5_first, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b};
+        {s5_v, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_last, s4_out, s4_sel, s4_p, s4_b};
         {s6_v, s6_last, s6_out} <= {s5_v, s5_last, s5_out};
         // Which 8 bytes of which buffer the requantised outputs go to, decoded a stage early.
         for (m = 0; m < 16; m = m + 1) begin

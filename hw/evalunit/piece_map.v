@@ -13,9 +13,10 @@
 //             its own rook, to = the rook's square).
 // Unmake word the same, [29:27] captured kind (7 none), [30] the move was a null move.
 //
-// Changes (registered: valid from the clock after a MAKE is decoded until the next MAKE): n_changes features, change i
-// is sub[i] (1: remove) of piece {colour, kind} on square sq, given as its feature index from
-// White's and from Black's perspective (feat_w, feat_b: {enemy, kind, square}).
+// Changes (registered: valid from the clock after a MAKE is decoded until the next MAKE; a
+// capture's victim, change 2, from a clock later): n_changes features, change i is sub[i]
+// (1: remove) of piece {colour, kind} on square sq, given as its feature index from White's
+// and from Black's perspective (feat_w, feat_b: {enemy, kind, square}).
 module piece_map (
     input  wire         clk,
     input  wire         load,          // whole board from the bitboards below
@@ -106,7 +107,8 @@ module piece_map (
             w_sq[1] = to;    w_code[1] = {mover, is_promo ? promo : moving};
             c_col[0] = mover; c_kind[0] = is_promo ? PAWN : moving; c_sq[0] = from;
             c_col[1] = mover; c_kind[1] = is_promo ? promo : moving; c_sq[1] = to;
-            c_col[2] = them;  c_kind[2] = on_to[2:0];                c_sq[2] = to;
+            // Change 2, the victim (a capture), follows a clock later: see `cap` below.
+            c_col[2] = them;  c_kind[2] = 3'd0;                      c_sq[2] = to;
             n = takes ? 3'd3 : 3'd2;
             c_sub = takes ? 4'b0101 : 4'b0001;
         end else if (unmake && word[30]) begin
@@ -136,6 +138,13 @@ module piece_map (
                   + {4'd0, persp_black ? sq ^ 6'd56 : sq};
     endfunction
 
+    // A capture's victim is read from the map in the decode clock and its features computed
+    // in the next (the accumulator unit reads change 2's row two clocks after change 0's), so
+    // the map's 64-way read and the feature arithmetic are not one path.
+    reg        cap;
+    reg        cap_col;
+    reg  [2:0] cap_kind;
+    reg  [5:0] cap_sq;
     reg  [3:0] r_en;
     reg  [5:0] r_sq [0:3];
     reg  [3:0] r_code [0:3];
@@ -161,6 +170,14 @@ module piece_map (
         end
         // The changes are held until the next make (the accumulator unit reads them for
         // several clocks).
+        cap <= make && !is_castle && !is_ep && takes;
+        cap_col <= them;
+        cap_kind <= on_to[2:0];
+        cap_sq <= to;
+        if (cap) begin
+            feat_w[20 +: 10] <= feature(1'b0, cap_col, cap_kind, cap_sq);
+            feat_b[20 +: 10] <= feature(1'b1, cap_col, cap_kind, cap_sq);
+        end
         if (make) begin
             n_changes <= n;
             sub <= c_sub;
