@@ -5,7 +5,7 @@
 //! 1.0 is 127 in the accumulators and in every hidden activation, and the output 1.0 is
 //! [`crate::nnue::SCALE`] centipawns.
 
-use super::{Arch, ChipNet, ACT_MAX, INPUTS, MAX_LAYERS, MAX_WIDTH};
+use super::{Arch, ChipNet, ACT_MAX, I16_MAX_LANES, INPUTS, MAX_LAYERS, MAX_WIDTH};
 use crate::nnue::{feature, train::black_feature, SCALE};
 use chess::{Board, Color, PieceKind};
 
@@ -16,7 +16,8 @@ const OUT_Q: f32 = 8192.0;
 /// First-layer (and hidden activation) scale.
 const ACT_Q: f32 = ACT_MAX as f32;
 
-/// Largest first-layer weight of a one-perspective net: the unit keeps them in `i8`.
+/// Largest first-layer weight of a net whose first layer is `i8` ([`Arch::first_layer_i8`]:
+/// one-perspective or wide nets).
 pub const ONECHAN_FT_CLIP: f32 = 1.0;
 /// Largest first-layer weight or bias otherwise: 32 pieces and the bias then fit an `i16`
 /// accumulator (`33 x 7 x 127 < 32767`), so no sum wraps.
@@ -173,10 +174,16 @@ impl ChipFloat {
     }
 
     /// Clips the weights so the quantised ones fit (the trainer does this after each step):
-    /// the first layer to [`FT_CLIP`] ([`ONECHAN_FT_CLIP`] for a one-perspective net's
-    /// weights), hidden weights to [`HIDDEN_CLIP`], output weights to [`OUT_CLIP`].
+    /// the first layer to [`FT_CLIP`] ([`ONECHAN_FT_CLIP`] for the weights of a net whose
+    /// first layer is `i8`, and for a wide net's biases), hidden weights to [`HIDDEN_CLIP`],
+    /// output weights to [`OUT_CLIP`].
     pub fn clip(&mut self) {
-        let ft = if self.arch.perspectives == 1 {
+        let ft = if self.arch.first_layer_i8() {
+            ONECHAN_FT_CLIP
+        } else {
+            FT_CLIP
+        };
+        let bias = if self.arch.lanes > I16_MAX_LANES {
             ONECHAN_FT_CLIP
         } else {
             FT_CLIP
@@ -184,7 +191,7 @@ impl ChipFloat {
         self.ft.iter_mut().for_each(|w| *w = w.clamp(-ft, ft));
         self.ft_bias
             .iter_mut()
-            .for_each(|w| *w = w.clamp(-FT_CLIP, FT_CLIP));
+            .for_each(|w| *w = w.clamp(-bias, bias));
         let last = self.dense.len() - 1;
         for (l, d) in self.dense.iter_mut().enumerate() {
             let c = if l == last { OUT_CLIP } else { HIDDEN_CLIP };

@@ -26,6 +26,8 @@ use std::fmt;
 pub const INPUTS: usize = 768;
 /// The widest accumulator (lanes per perspective) and dense layer this build reads.
 pub const MAX_WIDTH: usize = 128;
+/// The widest accumulator whose first layer may use `i16` weights ([`Arch::first_layer_i8`]).
+pub const I16_MAX_LANES: usize = 64;
 /// The most dense layers a net may have.
 pub const MAX_LAYERS: usize = 8;
 /// Activations are clipped to `0..=ACT_MAX` (1.0).
@@ -64,6 +66,25 @@ impl Arch {
             lanes: 64,
             layers: vec![8, 16, 1],
         }
+    }
+
+    /// The wide chip net: `768 -> 128 (x2) -> 8 -> 16 -> 1`, its first layer in `i8` (see
+    /// [`Arch::first_layer_i8`]): as many feature-RAM bits a row as [`Arch::estuary`]'s.
+    pub fn estuary_wide() -> Arch {
+        Arch {
+            perspectives: 2,
+            lanes: 128,
+            layers: vec![8, 16, 1],
+        }
+    }
+
+    /// Whether the first layer's weights are kept within `i8` (the trainer clips them so): a
+    /// one-perspective net's (ONe-ChAn's 8-bit weights), and a net wider than
+    /// [`I16_MAX_LANES`], whose `i16` rows would not fit the evaluation unit's feature RAM
+    /// (1,024 bits a row: 64 lanes of `i16` or 128 of `i8`). Such a wide net keeps its
+    /// first-layer biases within `i8` too.
+    pub fn first_layer_i8(&self) -> bool {
+        self.perspectives == 1 || self.lanes > I16_MAX_LANES
     }
 
     /// ONe-ChAn's MLP: a one-hot board (White's view) `-> 64 -> 64 -> 64 -> 64 -> 1`.

@@ -242,9 +242,14 @@ fn a_float_net_quantises_back_to_the_net_it_came_from() {
 
 #[test]
 fn clipped_weights_fit_their_integer_types() {
-    for arch in [Arch::estuary(), Arch::onechan()] {
+    for arch in [Arch::estuary(), Arch::onechan(), Arch::estuary_wide()] {
         let mut float = ChipFloat::random(arch.clone(), 9);
         let big = |i: usize| if i & 1 == 0 { 1000.0 } else { -1000.0 };
+        float
+            .ft_bias
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w = big(i));
         float
             .ft
             .iter_mut()
@@ -258,8 +263,10 @@ fn clipped_weights_fit_their_integer_types() {
         }
         float.clip();
         let q = float.quantise();
-        let ft_max = if arch.perspectives == 1 { 127 } else { 7 * 127 };
+        let ft_max = if arch.first_layer_i8() { 127 } else { 7 * 127 };
         assert!(q.ft.iter().all(|w| w.abs() == ft_max), "{arch}");
+        let bias_max = if arch.lanes > 64 { 127 } else { 7 * 127 };
+        assert!(q.ft_bias.iter().all(|w| w.abs() == bias_max), "{arch}");
         // Clipping, not the integer types' saturation, bounds the weights.
         for d in &q.dense {
             assert!(d.weights.iter().all(|w| w.abs() == 127), "{arch}");
