@@ -332,13 +332,13 @@ fn print_amdahl(
     let net_share = p.share(Section::EvalUpdate) + p.share(Section::EvalOutput);
     match &unit {
         Some((st, cl)) if p.times.calls_of(Section::EvalOutput) > 0 => {
-            let mhz = hw::evalunit::PLACED_FMAX_MHZ;
+            let mhz = hw::evalunit::ROUTED_FMAX_MHZ;
             let pr = project(total_ns, &eval_unit_loads(p, st, cl), mhz, bus_ns);
             row("evaluation unit (network part)", &pr);
             let updates = (st.makes + st.nulls + st.unmakes).max(1) as f64;
             println!(
                 "  co-simulated Verilog with the built-in chip net: {:.1} clocks per update \
-                 (make, null, unmake), {:.1} per evaluate; {mhz} MHz (placed estimate, docs/results/hw-synthesis.md); software ({}) {:.1} / \
+                 (make, null, unmake), {:.1} per evaluate; {mhz} MHz (routed, docs/results/hw-synthesis.md); software ({}) {:.1} / \
                  {:.1} ns per call",
                 (cl.make + cl.null + cl.unmake) as f64 / updates,
                 cl.eval as f64 / st.evals.max(1) as f64,

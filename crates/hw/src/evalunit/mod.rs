@@ -41,10 +41,9 @@ pub const EVAL_COMMAND_CLOCKS: u64 = 4;
 /// The goal clock for the routed unit on the LFE5U-85F, MHz.
 pub const GOAL_MHZ: f64 = 100.0;
 
-/// The unit's Fmax on the LFE5U-85F as nextpnr estimates it after placement (seed 1 of the
-/// timing pass's RTL; not routed: docs/results/hw-synthesis.md), MHz. Time figures use this
-/// clock.
-pub const PLACED_FMAX_MHZ: f64 = 62.17;
+/// The unit's routed Fmax on the LFE5U-85F (nextpnr-ecp5, seed 1, with the matrix's
+/// floorplan: docs/results/hw-synthesis.md), MHz. Time figures use this clock.
+pub const ROUTED_FMAX_MHZ: f64 = 114.18;
 
 /// Where `estuary hw gen` writes the unit's RAM images (relative to the repository root).
 pub const GEN_DIR: &str = "hw/evalunit/gen";
