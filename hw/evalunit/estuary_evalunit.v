@@ -16,6 +16,8 @@
 //   1 LOAD    load word cmd_addr (0-17, the generator's layout; word 17 starts the refresh)
 //   2 MAKE    cmd_data = make word        3 UNMAKE  cmd_data = unmake word (a pointer move)
 //   4 NULL    pass the turn                5 EVAL    result_valid / score when done
+// The evaluation of a position starts by itself once its accumulators are written (after a
+// make, null move or load), ahead of its EVAL; any other command stops it.
 //   6 WRITE   weights and configuration: cmd_addr[4] = 0 pushes cmd_data into a 1024-bit
 //             staging register (from the top: word 0 of a row is pushed first); cmd_addr[4] = 1
 //             commits it to region cmd_addr[1:0] at index cmd_data: 0 feature row (0-767,
@@ -35,7 +37,7 @@ module estuary_evalunit (
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4,
                      CMD_EVAL = 3'd5, CMD_WRITE = 3'd6;
     localparam [2:0] S_IDLE = 3'd0, S_LOAD1 = 3'd1, S_LOAD2 = 3'd2, S_WAIT_ACC = 3'd3,
-                     S_RELOAD = 3'd4, S_WAIT_MAT = 3'd5, S_SCORE = 3'd6;
+                     S_RELOAD = 3'd4, S_WAIT_MAT = 3'd5;
 
     // ---- the command register: a command is taken in the clock `ready` is seen and decoded
     // (dispatched) in the next, from these registers only ----
@@ -46,7 +48,9 @@ module estuary_evalunit (
     reg  [2:0] state;
     wire       acc_busy, mat_busy, mat_done, one_persp;
     wire [31:0] mat_sum;
-    assign ready = state == S_IDLE && !c_valid && !acc_busy && !mat_busy;
+    // Not held by the matrix unit: an evaluation runs ahead of its EVAL (below), and any other
+    // command stops it.
+    assign ready = state == S_IDLE && !c_valid && !acc_busy;
     wire take = !rst && cmd_valid && ready;
     always @(posedge clk) begin
         // The command's kind is decoded as it is taken: the do_* flags are registers.
@@ -64,6 +68,7 @@ module estuary_evalunit (
     end
 
     reg        stm_black;
+    reg        res_ready;          // `score` holds the current position's evaluation
     reg        buf_valid;          // the matrix unit's input buffer holds the current position
     reg [511:0] boards;            // load words 0-15: kind bitboards, then White's and Black's
 
@@ -97,8 +102,14 @@ module estuary_evalunit (
     // a load's map write and refresh follow word 17 in the next two clocks.
     wire        pm_load = state == S_LOAD1;
     wire        acc_refresh = state == S_LOAD2;
+    // The evaluation starts by itself in the clock the accumulator unit writes the matrix
+    // unit's input buffer (after a make, null move, load or an EVAL's reload), so it runs
+    // beside the end of the make and the EVAL command's own clocks; an EVAL takes its result
+    // (at once if it is there). Any command but EVAL stops it (the next position's buffer is
+    // written only after the stop). An EVAL whose evaluation was stopped by a WRITE starts it.
     wire        acc_reload = do_eval && !buf_valid;
-    wire        mat_start = (do_eval && buf_valid) || (state == S_RELOAD && !acc_busy);
+    wire        mat_start = buf_we || (do_eval && buf_valid && !res_ready && !mat_busy);
+    wire        mat_abort = do_load || do_make || do_unmake || do_null || do_write;
 
     piece_map map (
         .clk(clk), .load(pm_load), .kinds(boards[383:0]), .black(boards[511:448]),
@@ -123,13 +134,24 @@ module estuary_evalunit (
         .b_wr(wr_b), .b_waddr(c_data[4:0]), .b_wdata(staging[1023:768]),
         .cfg_we(wr_cfg), .cfg_waddr(c_data[3:0]), .cfg_wdata(staging[1023:992]),
         .in_we(buf_we), .in_data(buf_data),
-        .start(mat_start), .busy(mat_busy), .done(mat_done), .sum(mat_sum), .one_persp(one_persp));
+        .start(mat_start), .abort(mat_abort), .busy(mat_busy), .done(mat_done), .sum(mat_sum),
+        .one_persp(one_persp));
 
     // Centipawns of the output sum: (s x 25) >> 9, then negated for Black by a one-perspective
     // net, a clock each.
     reg  signed [39:0] scaled;
     wire signed [31:0] cp = {scaled[39], scaled[39:9]};
     reg        negate;
+    reg        sc_v;          // `scaled` holds the current position's output
+    always @(posedge clk) begin
+        sc_v <= mat_done && !mat_abort;
+        if (mat_done) begin
+            scaled <= $signed(mat_sum) * 40'sd25;
+            negate <= one_persp && stm_black;
+        end
+        if (sc_v) score <= negate ? -cp : cp;
+        res_ready <= !rst && !mat_abort && (res_ready || sc_v);
+    end
 
     always @(posedge clk) begin
         result_valid <= 1'b0;
@@ -163,13 +185,7 @@ module estuary_evalunit (
                 buf_valid <= 1'b1;
                 state <= S_WAIT_MAT;
             end
-            S_WAIT_MAT: if (mat_done) begin
-                scaled <= $signed(mat_sum) * 40'sd25;
-                negate <= one_persp && stm_black;
-                state <= S_SCORE;
-            end
-            S_SCORE: begin
-                score <= negate ? -cp : cp;
+            S_WAIT_MAT: if (res_ready) begin
                 result_valid <= 1'b1;
                 state <= S_IDLE;
             end

@@ -35,7 +35,8 @@ module matrix_unit (
     input  wire [31:0]   cfg_wdata,
     input  wire          in_we,          // layer 0's input, all 128 bytes
     input  wire [1023:0] in_data,
-    input  wire          start,
+    input  wire          start,          // from idle: evaluate the input buffer (in_data if in_we)
+    input  wire          abort,          // stop: back to idle, nothing more written or done
     output wire          busy,
     output reg           done,           // a clock: `sum` holds the output layer's sum
     output reg  [31:0]   sum,
@@ -238,7 +239,7 @@ module matrix_unit (
     always @(posedge clk) begin
         done <= 1'b0;
         if (in_we) buf0 <= in_data;
-        s1_v <= issue && !rst;
+        s1_v <= issue && !rst && !abort;
         s1_first <= c == 4'd0;
         s1_last <= last_chunk;
         s1_out <= out_layer;
@@ -265,16 +266,23 @@ module matrix_unit (
                 if (s7_we_a[m]) buf_a[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
                 if (s7_we_b[m]) buf_b[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
             end
-        if (s6_v && s6_last && s6_out) begin
+        if (s6_v && s6_last && s6_out && !abort) begin
             sum <= acc[0];
             done <= 1'b1;
+        end
+        // An abort empties the pipeline: no buffer write or result of the stopped evaluation
+        // lands after it.
+        if (abort) begin
+            {s2_v, s3_v, s4_v, s5_v, s6_v} <= 5'd0;
+            {s6_we_a, s6_we_b, s7_we_a, s7_we_b} <= 64'd0;
         end
         if (rst) begin
             state <= IDLE;
             buf_a <= 1024'd0;
             buf_b <= 1024'd0;
             buf0 <= 1024'd0;
-        end else case (state)
+        end else if (abort) state <= IDLE;
+        else case (state)
         IDLE: begin
             // The first layer's configuration waits in `cfg` (loaded after every commit).
             cfg <= lcfg[0];

@@ -37,6 +37,10 @@ pub const OUT_DRAIN_CLOCKS: u64 = 6;
 /// Clocks of an EVAL beyond the matrix unit's: taking the command, dispatching it, and the
 /// score's two stages (scale, then sign).
 pub const EVAL_COMMAND_CLOCKS: u64 = 4;
+/// Clocks the matrix unit has already run when an EVAL that follows a load, make or null move
+/// is taken: the evaluation starts by itself when the accumulator unit writes its input
+/// buffer, 3 clocks before the unit is ready for the next command.
+pub const EVAL_AHEAD_CLOCKS: u64 = 3;
 
 /// The goal clock for the routed unit on the LFE5U-85F, MHz.
 pub const GOAL_MHZ: f64 = 100.0;
@@ -185,10 +189,10 @@ impl Image {
         issues + (layers as u64).saturating_sub(1) * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
     }
 
-    /// Clocks of an EVAL command whose input buffer is current (after a load, make or null
-    /// move), from the command to the result.
+    /// Clocks of an EVAL command given as soon as the unit is ready after a load, make or
+    /// null move, from the command to the result.
     pub fn eval_clocks(&self) -> u64 {
-        self.matrix_clocks() + EVAL_COMMAND_CLOCKS
+        self.matrix_clocks() + EVAL_COMMAND_CLOCKS - EVAL_AHEAD_CLOCKS
     }
 }
 
