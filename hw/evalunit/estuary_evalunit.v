@@ -143,8 +143,10 @@ module estuary_evalunit (
     wire signed [31:0] cp = {scaled[39], scaled[39:9]};
     reg        negate;
     reg        sc_v;          // `scaled` holds the current position's output
+    reg        abort_d;       // the matrix unit's (registered) abort: a result may still come
     always @(posedge clk) begin
-        sc_v <= mat_done && !mat_abort;
+        abort_d <= mat_abort;
+        sc_v <= mat_done && !mat_abort && !abort_d;
         if (mat_done) begin
             scaled <= $signed(mat_sum) * 40'sd25;
             negate <= one_persp && stm_black;

@@ -36,7 +36,7 @@ module matrix_unit (
     input  wire          in_we,          // layer 0's input, all 128 bytes
     input  wire [1023:0] in_data,
     input  wire          start,          // from idle: evaluate the input buffer (in_data if in_we)
-    input  wire          abort,          // stop: back to idle, nothing more written or done
+    input  wire          abort,          // stop (from the next clock): back to idle, no result
     output wire          busy,
     output reg           done,           // a clock: `sum` holds the output layer's sum
     output reg  [31:0]   sum,
@@ -160,6 +160,7 @@ module matrix_unit (
     reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p;
     reg  [15:0] s6_we_a, s6_we_b, s7_we_a, s7_we_b;          // byte-group write enables
     reg  [63:0] s7_y;                                        // the 8 requantised outputs
+    reg         abort_q;
     reg  [127:0] s1_x;
     reg  [255:0] s2_b, s3_b, s4_b, s5_b;
 
@@ -239,7 +240,8 @@ module matrix_unit (
     always @(posedge clk) begin
         done <= 1'b0;
         if (in_we) buf0 <= in_data;
-        s1_v <= issue && !rst && !abort;
+        abort_q <= abort;
+        s1_v <= issue && !rst && !abort_q;
         s1_first <= c == 4'd0;
         s1_last <= last_chunk;
         s1_out <= out_layer;
@@ -266,22 +268,20 @@ module matrix_unit (
                 if (s7_we_a[m]) buf_a[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
                 if (s7_we_b[m]) buf_b[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
             end
-        if (s6_v && s6_last && s6_out && !abort) begin
+        if (s6_v && s6_last && s6_out && !abort_q) begin
             sum <= acc[0];
             done <= 1'b1;
         end
-        // An abort empties the pipeline: no buffer write or result of the stopped evaluation
-        // lands after it.
-        if (abort) begin
-            {s2_v, s3_v, s4_v, s5_v, s6_v} <= 5'd0;
-            {s6_we_a, s6_we_b, s7_we_a, s7_we_b} <= 64'd0;
-        end
+        // An abort (registered: it reaches the whole pipeline a clock later) empties the
+        // pipeline: no result of the stopped evaluation comes after it. Its last buffer
+        // writes may still land; the next evaluation writes the buffers before it reads them.
+        if (abort_q) {s2_v, s3_v, s4_v, s5_v, s6_v} <= 5'd0;
         if (rst) begin
             state <= IDLE;
             buf_a <= 1024'd0;
             buf_b <= 1024'd0;
             buf0 <= 1024'd0;
-        end else if (abort) state <= IDLE;
+        end else if (abort_q) state <= IDLE;
         else case (state)
         IDLE: begin
             // The first layer's configuration waits in `cfg` (loaded after every commit).
