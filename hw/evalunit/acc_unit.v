@@ -121,7 +121,7 @@ module acc_unit (
     // ahead: the next clock's write (st_we_d, st_waddr_d) and read address (st_raddr_d: steps
     // 0 and 1 read the top's White and Black words). st_r: the parent's words, registered.
     reg           st_we_d;
-    reg  [8:0]    st_waddr, st_waddr_d, st_raddr_d;
+    reg  [8:0]    st_waddr_d, st_raddr_d;
     reg  [1023:0] st_wdata;
     wire [1023:0] st_r;
     generate
@@ -201,16 +201,9 @@ module acc_unit (
     reg       step0_d;   // bit 0 of the next clock's step
     wire [7:0] child = mode == M_REFRESH ? 8'd0 : top + 8'd1;
     always @* begin
-        st_we_d = 1'b0;
-        st_waddr_d = st_waddr;
-        if (!rst && run && wr_w) begin
-            st_we_d = mode != M_RELOAD;
-            st_waddr_d = {child, 1'b0};
-        end
-        if (!rst && run && wr_b) begin
-            st_we_d = 1'b1;
-            st_waddr_d = {child, 1'b1};
-        end
+        // The child's White word at wr_w (not for a reload), its Black word at wr_b.
+        st_we_d = !rst && run && ((wr_w && mode != M_RELOAD) || wr_b);
+        st_waddr_d = {child, wr_b};
         step0_d = rst ? step[0] : run && !step[0];
         top_d = rst ? 8'd0 : (!run ? (op_pop ? top - 8'd1 : top) : (wr_b ? child : top));
         st_raddr_d = {top_d, step0_d};
@@ -237,7 +230,6 @@ module acc_unit (
     always @(posedge clk) begin
         {q_v, q_sub} <= {rd_v, rd_sub};
         st_we <= st_we_d;
-        st_waddr <= st_waddr_d;
         top <= top_d;
         buf_we <= 1'b0;
         scan_prev <= scan_sq;

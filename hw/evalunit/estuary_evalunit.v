@@ -16,13 +16,13 @@
 //   1 LOAD    load word cmd_addr (0-17, the generator's layout; word 17 starts the refresh)
 //   2 MAKE    cmd_data = make word        3 UNMAKE  cmd_data = unmake word (a pointer move)
 //   4 NULL    pass the turn                5 EVAL    result_valid / score when done
-// The evaluation of a position starts by itself once its accumulators are written (after a
-// make, null move or load), ahead of its EVAL; any other command stops it.
 //   6 WRITE   weights and configuration: cmd_addr[4] = 0 pushes cmd_data into a 1024-bit
 //             staging register (from the top: word 0 of a row is pushed first); cmd_addr[4] = 1
 //             commits it to region cmd_addr[1:0] at index cmd_data: 0 feature row (0-767,
 //             768 the biases; 32 words), 1 weight word (32 words), 2 bias word (8 words),
 //             3 configuration word (1 word; see matrix_unit)
+// The evaluation of a position starts by itself once its accumulators are written (after a
+// make, null move or load), ahead of its EVAL; any other command stops it.
 module estuary_evalunit (
     input  wire        clk,
     input  wire        rst,

@@ -168,8 +168,6 @@ module piece_map (
             r_sq[t] <= w_sq[t];
             r_code[t] <= w_code[t];
         end
-        // The changes are held until the next make (the accumulator unit reads them for
-        // several clocks).
         cap <= make && !is_castle && !is_ep && takes;
         cap_col <= them;
         cap_kind <= on_to[2:0];
@@ -178,6 +176,8 @@ module piece_map (
             feat_w[20 +: 10] <= feature(1'b0, cap_col, cap_kind, cap_sq);
             feat_b[20 +: 10] <= feature(1'b1, cap_col, cap_kind, cap_sq);
         end
+        // The changes are held until the next make (the accumulator unit reads them for
+        // several clocks).
         if (make) begin
             n_changes <= n;
             sub <= c_sub;

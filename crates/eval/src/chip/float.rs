@@ -5,7 +5,7 @@
 //! 1.0 is 127 in the accumulators and in every hidden activation, and the output 1.0 is
 //! [`crate::nnue::SCALE`] centipawns.
 
-use super::{Arch, ChipNet, ACT_MAX, I16_MAX_LANES, INPUTS, MAX_LAYERS, MAX_WIDTH};
+use super::{Arch, ChipNet, ACT_MAX, INPUTS, MAX_LAYERS, MAX_WIDTH};
 use crate::nnue::{feature, train::black_feature, SCALE};
 use chess::{Board, Color, PieceKind};
 
@@ -183,7 +183,7 @@ impl ChipFloat {
         } else {
             FT_CLIP
         };
-        let bias = if self.arch.lanes > I16_MAX_LANES {
+        let bias = if self.arch.first_layer_bias_i8() {
             ONECHAN_FT_CLIP
         } else {
             FT_CLIP

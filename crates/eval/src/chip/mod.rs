@@ -81,10 +81,15 @@ impl Arch {
     /// Whether the first layer's weights are kept within `i8` (the trainer clips them so): a
     /// one-perspective net's (ONe-ChAn's 8-bit weights), and a net wider than
     /// [`I16_MAX_LANES`], whose `i16` rows would not fit the evaluation unit's feature RAM
-    /// (1,024 bits a row: 64 lanes of `i16` or 128 of `i8`). Such a wide net keeps its
-    /// first-layer biases within `i8` too.
+    /// (1,024 bits a row: 64 lanes of `i16` or 128 of `i8`).
     pub fn first_layer_i8(&self) -> bool {
         self.perspectives == 1 || self.lanes > I16_MAX_LANES
+    }
+
+    /// Whether the first layer's biases are kept within `i8` too: a net wider than
+    /// [`I16_MAX_LANES`] (its bias row is a feature-RAM row like the others).
+    pub fn first_layer_bias_i8(&self) -> bool {
+        self.lanes > I16_MAX_LANES
     }
 
     /// ONe-ChAn's MLP: a one-hot board (White's view) `-> 64 -> 64 -> 64 -> 64 -> 1`.

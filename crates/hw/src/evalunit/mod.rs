@@ -26,6 +26,9 @@ pub const LAYERS: usize = 8;
 pub const ROW_WORDS: usize = 32;
 /// Feature rows: 768 features, then the biases.
 pub const FEATURE_ROWS: usize = 769;
+/// Slices of the feature RAM: groups of 8 lanes (128 bits of a row), one RAM each
+/// (`fslice` in hw/evalunit/acc_unit.v).
+pub const FEATURE_SLICES: usize = 8;
 /// Plies the accumulator stack holds (from the loaded position).
 pub const STACK_PLIES: usize = 256;
 /// Clocks from a layer's last issue until the next layer may read its outputs: the matrix
@@ -202,10 +205,6 @@ fn hex_line(words: &[u32]) -> String {
     s.push('\n');
     s
 }
-
-/// Slices of the feature RAM: groups of 8 lanes (128 bits of a row), one RAM each
-/// (`fslice` in hw/evalunit/acc_unit.v).
-pub const FEATURE_SLICES: usize = 8;
 
 /// The `$readmemh` files of a RAM built in `n` slices of equal width: `NAME_S.hex` holds
 /// slice `S` of every row.
