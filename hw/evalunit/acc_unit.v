@@ -1,14 +1,14 @@
-// The accumulator unit: the chip net's first layer, 768 features -> 64 lanes for each of the
+// The accumulator unit: the chip net's first layer, 768 features -> 128 lanes for each of the
 // two perspectives, kept incrementally on a stack of accumulators.
 //
-//   feature RAM (769 x 64 lanes x i16; row 768: the biases), two read ports: one row seen from
+//   feature RAM (769 x 128 lanes x i8; row 768: the biases), two read ports: one row seen from
 //   White, one from Black, each clock; read register + output register
-//        |                                      stack RAM (256 plies x 2 words: White's 64
-//   acc_w, acc_b (2 x 64 lanes of i16, in         lanes, then Black's), read register +
-//   flip-flops): the position being built,        output register; the parent comes from
-//   base + (+/- row), one row a clock             here, the child goes back
-//        |
-//   clip to 0..127, side to move's lanes first -> the matrix unit's input buffer (128 bytes)
+//        |                                      stack RAM (128 plies x 4 words: White's lanes
+//   acc_w, acc_b (2 x 128 lanes of i16, in        0-63, 64-127, then Black's; 64 lanes of i16
+//   flip-flops): the position being built,        a word), read register + output register;
+//   base + (+/- row), one row a clock             the parent comes from here, the child goes
+//        |                                        back
+//   clip to 0..127, side to move's lanes first -> the matrix unit's input buffer (256 bytes)
 //
 // Every block RAM read has two registers (the RAM's own and an output register) and every
 // RAM address comes from a register or a one-level select of registers: no path runs from a
@@ -16,15 +16,20 @@
 //
 // Operations (start with `op_*` when !busy; busy until done). Step k is the k-th clock after
 // the start; a RAM read issued at step k is added (or loaded) at step k + 2.
-//   make     parent words read at steps 0 (White) and 1 (Black), rows at steps 1..n (from
-//            piece_map's changes), added at 3..n+2; child written at n+3 and n+4; top + 1
-//   null     the parent copied: read at 0 and 1, loaded at 2 and 3, written at 4 and 5; top + 1
-//   refresh  bias row at step 1, square s's row at s + 2, added at 3..67; written at 68, 69;
+//   make     parent words read at steps 0-3 (White's two, then Black's), loaded at 2-5; rows
+//            at steps 3..n+2 (from piece_map's changes), added at 5..n+4; child written at
+//            n+5..n+8; top + 1
+//   null     the parent copied: read at 0-3, loaded at 2-5, written at 6-9; top + 1
+//   refresh  bias row at step 1, square s's row at s + 2, added at 3..67; written at 68-71;
 //            top 0
-//   reload   the top's words into the input buffer, after an unmake (steps 0-4)
+//   reload   the top's words into the input buffer, after an unmake (steps 0-6)
 //   pop      top - 1 (an unmake: a pointer move, no clock of its own)
-// Input buffer: bytes 0-63 the side to move's lanes (a one-perspective net: White's lanes
-// whoever moves), 64-127 the other side's.
+// Input buffer: bytes 0-127 the side to move's lanes (a one-perspective net: White's lanes
+// whoever moves), 128-255 the other side's.
+//
+// Lanes and slices: the feature RAM, the stack RAM and the accumulators' controls are built
+// in eight slices; slice g holds lanes 8g..8g+7 and 64+8g..64+8g+7 (a feature row's 16
+// bytes; a stack word's 8 lanes of its half), so each slice's data stays with its lanes.
 module acc_unit (
     input  wire          clk,
     input  wire          rst,
@@ -44,8 +49,8 @@ module acc_unit (
     input  wire          one_persp,
     output wire [5:0]    scan_sq,        // refresh: the square whose piece comes next clock
     input  wire [3:0]    scan_piece,     // piece_map's registered answer for scan_sq
-    output reg           buf_we,         // the input buffer: all 128 bytes at once
-    output reg  [1023:0] buf_data,
+    output reg           buf_we,         // the input buffer: all 256 bytes at once
+    output reg  [2047:0] buf_data,
     output wire          busy
 );
     localparam [1:0] M_MAKE = 2'd0, M_NULL = 2'd1, M_REFRESH = 2'd2, M_RELOAD = 2'd3;
@@ -53,12 +58,12 @@ module acc_unit (
     reg       run;
     reg [1:0] mode;
     reg [6:0] step;
-    reg [7:0] top /*verilator public_flat_rd*/;   // the current position's ply on the stack
-    reg [6:0] fin;                                 // the step that writes White's word
+    reg [6:0] top /*verilator public_flat_rd*/;   // the current position's ply on the stack
+    reg [6:0] fin;                                 // the step that writes the child's first word
     reg       st_we;
-    assign busy = run || st_we;   // until Black's word has landed
+    assign busy = run || st_we;   // until the child's last word has landed
 
-    // ---- feature RAM: eight slices of 8 lanes (128 bits, 8 DP16KD each); port A reads
+    // ---- feature RAM: eight slices of 16 lanes (128 bits, 8 DP16KD each); port A reads
     // White's row or takes a weight write, port B reads Black's ----
     // Each slice has its own copy of the port addresses (dup_reg), so that no register drives
     // the address pins of RAMs spread over the device, and its data stays with its lanes.
@@ -109,17 +114,21 @@ module acc_unit (
                   + {4'd0, persp_black ? sq ^ 6'd56 : sq};
     endfunction
     // The addresses are registered a clock before the read. Make: change i's rows at step
-    // 1 + i (piece_map's registers hold the changes from step 0). Refresh: square s is asked
-    // for at step s, its piece is in scan_piece at step s + 1, its rows are read at s + 2.
+    // 3 + i, after the parent's four words (piece_map's registers hold the changes from
+    // step 0). Refresh: square s is asked for at step s, its piece is in scan_piece at step
+    // s + 1, its rows are read at s + 2.
     assign scan_sq = step[5:0];
     reg  [5:0] scan_prev;
+    wire [1:0] change = step[1:0] - 2'd2;   // the change whose rows are read next clock
     // The row read this clock: valid and sign, two clocks on to the adders (via ctl).
     reg  rd_v, rd_sub, q_v, q_sub;
 
-    // ---- stack RAM: 2 words a ply, in eight slices of 8 lanes (4 DP16KD each) ----
-    // Like the feature RAM, each slice has its own copy of the port controls, computed a clock
-    // ahead: the next clock's write (st_we_d, st_waddr_d) and read address (st_raddr_d: steps
-    // 0 and 1 read the top's White and Black words). st_r: the parent's words, registered.
+    // ---- stack RAM: 4 words a ply, in eight slices (4 DP16KD each) ----
+    // Word k of a ply: {perspective (1 = Black), half}; half h holds lanes 64h..64h+63 (16
+    // bits each); slice g the 8 lanes 8g..8g+7 of the half. Like the feature RAM, each slice
+    // has its own copy of the port controls, computed a clock ahead: the next clock's write
+    // (st_we_d, st_waddr_d) and read address (st_raddr_d: steps 0-3 read the top's words).
+    // st_r: the parent's word, registered.
     reg           st_we_d;
     reg  [8:0]    st_waddr_d, st_raddr_d;
     reg  [1023:0] st_wdata;
@@ -140,44 +149,51 @@ module acc_unit (
         end
     endgenerate
 
-    // ---- the accumulators: base + (+/- row), 64 lanes each ----
-    // Their controls are registers, set a clock ahead: load White's parent (step 2), Black's
-    // (step 3), clear (the clock after an idle one), the row's valid and sign; one copy of
-    // them for each group of 8 lanes (dup_reg), and the two write clocks.
-    reg [1023:0] acc_w, acc_b;
-    reg wr_w, wr_b, swap;
-    reg at1, at2;   // steps 1 and 2 of a make, null or reload (registered flags)
-    wire [4:0] ctl_d = {at1, at2, !run, q_v, q_sub};
-    wire [4:0] ctl [0:7];   // {load_w, load_b, clear, row_v, row_sub} per group
+    // ---- the accumulators: base + (+/- row), 128 lanes each ----
+    // Their controls are registers, set a clock ahead: load the parent's word k (step 2 + k),
+    // clear (the clock after an idle one), the row's valid and sign; one copy of them for
+    // each slice of lanes (dup_reg), and the four write clocks.
+    reg [2047:0] acc_w, acc_b;
+    reg wr0, wr1, wr2, wr3, swap;
+    reg at1, at2, at3, at4;   // steps 1-4 of a make, null or reload (registered flags)
+    wire [6:0] ctl_d = {at1, at2, at3, at4, !run, q_v, q_sub};
+    wire [6:0] ctl [0:7];   // {load W0, W1, B0, B1, clear, row_v, row_sub} per slice
     generate
         for (g = 0; g < 8; g = g + 1) begin : group
-            dup_reg #(.W(5)) ctl_reg (.clk(clk), .d(ctl_d), .q(ctl[g]));
+            dup_reg #(.W(7)) ctl_reg (.clk(clk), .d(ctl_d), .q(ctl[g]));
         end
     endgenerate
-    // Lane add or subtract as one adder: {base, 1} + {row ^ m, m} keeps the carry-in.
-    function [15:0] addsub(input [15:0] base, input [15:0] row, input v, input s);
+    // Lane add or subtract as one adder: {base, 1} + {row ^ m, m} keeps the carry-in; the
+    // row's byte is sign-extended.
+    function [15:0] addsub(input [15:0] base, input [7:0] row, input v, input s);
         reg [16:0] t;
         begin
-            t = {base, 1'b1} + ({v ? row ^ {16{s}} : 16'd0, v && s});
+            t = {base, 1'b1} + ({v ? {{8{row[7]}}, row} ^ {16{s}} : 16'd0, v && s});
             addsub = t[16:1];
         end
     endfunction
-    integer j, u;   // loop indices: the accumulators', the clip's
+    // Lane L = 64h + 8g + i: stack word bits 16 (8g + i), row byte 128g + 8 (8h + i).
+    integer h, j, u;   // loop indices: the accumulators' (half, lane of the half), the clip's
     always @(posedge clk) begin
-        for (j = 0; j < 64; j = j + 1) begin
-            acc_w[16 * j +: 16] <= addsub(ctl[j / 8][4] ? st_r[16 * j +: 16] : ctl[j / 8][2] ? 16'd0 : acc_w[16 * j +: 16],
-                                          row_a[16 * j +: 16], ctl[j / 8][1], ctl[j / 8][0]);
-            acc_b[16 * j +: 16] <= addsub(ctl[j / 8][3] ? st_r[16 * j +: 16] : ctl[j / 8][2] ? 16'd0 : acc_b[16 * j +: 16],
-                                          row_b[16 * j +: 16], ctl[j / 8][1], ctl[j / 8][0]);
-        end
+        for (h = 0; h < 2; h = h + 1)
+            for (j = 0; j < 64; j = j + 1) begin
+                acc_w[16 * (64 * h + j) +: 16] <= addsub(
+                    ctl[j / 8][6 - h] ? st_r[16 * j +: 16]
+                        : ctl[j / 8][2] ? 16'd0 : acc_w[16 * (64 * h + j) +: 16],
+                    row_a[128 * (j / 8) + 8 * (8 * h + j % 8) +: 8], ctl[j / 8][1], ctl[j / 8][0]);
+                acc_b[16 * (64 * h + j) +: 16] <= addsub(
+                    ctl[j / 8][4 - h] ? st_r[16 * j +: 16]
+                        : ctl[j / 8][2] ? 16'd0 : acc_b[16 * (64 * h + j) +: 16],
+                    row_b[128 * (j / 8) + 8 * (8 * h + j % 8) +: 8], ctl[j / 8][1], ctl[j / 8][0]);
+            end
     end
 
     function [7:0] clip(input [15:0] v);
         clip = v[15] ? 8'd0 : (|v[14:7] ? 8'd127 : v[7:0]);   // clamp(v, 0, 127)
     endfunction
-    reg [511:0] clip_w, clip_b;
+    reg [1023:0] clip_w, clip_b;
     always @* begin
-        for (u = 0; u < 64; u = u + 1) begin
+        for (u = 0; u < 128; u = u + 1) begin
             clip_w[8 * u +: 8] = clip(acc_w[16 * u +: 16]);
             clip_b[8 * u +: 8] = clip(acc_b[16 * u +: 16]);
         end
@@ -186,27 +202,32 @@ module acc_unit (
     always @(posedge clk) begin
         at1 <= !rst && run && step == 7'd0 && mode != M_REFRESH;
         at2 <= !rst && at1;
-        wr_w <= run && step + 7'd1 == fin;
-        wr_b <= wr_w;
+        at3 <= !rst && at2;
+        at4 <= !rst && at3;
+        wr0 <= run && step + 7'd1 == fin;
+        wr1 <= wr0 && mode != M_RELOAD;   // a reload writes nothing
+        wr2 <= wr1;
+        wr3 <= wr2;
         swap <= stm_black && !one_persp;
-        // Written every clock, used in the two write clocks: White's word, then Black's.
-        st_wdata <= wr_b ? acc_b : acc_w;
+        // Written every clock, used in the four write clocks: in wr_k's clock, word k (White's
+        // halves, then Black's), which the slices store in the next.
+        st_wdata <= wr1 ? acc_w[2047:1024] : wr2 ? acc_b[1023:0] : wr3 ? acc_b[2047:1024]
+                        : acc_w[1023:0];
         buf_data <= swap ? {clip_w, clip_b} : {clip_b, clip_w};
     end
 
-    // The stack's next clock: the child's words written at wr_w (White) and wr_b (Black),
+    // The stack's next clock: the child's words written at wr0-wr3 (a reload writes none),
     // then it is the top (a refresh's is ply 0); an unmake pops it. Read: the top's words at
-    // steps 0 and 1.
-    reg [7:0] top_d;
-    reg       step0_d;   // bit 0 of the next clock's step
-    wire [7:0] child = mode == M_REFRESH ? 8'd0 : top + 8'd1;
+    // steps 0-3.
+    reg  [6:0] top_d;
+    reg  [1:0] step_d;   // the next clock's step, low bits
+    wire [6:0] child = mode == M_REFRESH ? 7'd0 : top + 7'd1;
     always @* begin
-        // The child's White word at wr_w (not for a reload), its Black word at wr_b.
-        st_we_d = !rst && run && ((wr_w && mode != M_RELOAD) || wr_b);
-        st_waddr_d = {child, wr_b};
-        step0_d = rst ? step[0] : run && !step[0];
-        top_d = rst ? 8'd0 : (!run ? (op_pop ? top - 8'd1 : top) : (wr_b ? child : top));
-        st_raddr_d = {top_d, step0_d};
+        st_we_d = !rst && run && mode != M_RELOAD && (wr0 || wr1 || wr2 || wr3);
+        st_waddr_d = {child, wr2 || wr3, wr1 || wr3};
+        step_d = rst || !run ? 2'd0 : step[1:0] + 2'd1;
+        top_d = rst ? 7'd0 : (!run ? (op_pop ? top - 7'd1 : top) : (wr3 ? child : top));
+        st_raddr_d = {top_d, step_d};
     end
 
     // The rows the slices read next clock: a weight write's row, the refresh's bias row and
@@ -222,8 +243,8 @@ module acc_unit (
             addr_a_d = feature(1'b0, scan_piece[3], scan_piece[2:0], scan_prev);
             addr_b_d = feature(1'b1, scan_piece[3], scan_piece[2:0], scan_prev);
         end else begin
-            addr_a_d = feat_w[10 * step[1:0] +: 10];
-            addr_b_d = feat_b[10 * step[1:0] +: 10];
+            addr_a_d = feat_w[10 * change +: 10];
+            addr_b_d = feat_b[10 * change +: 10];
         end
     end
 
@@ -238,8 +259,8 @@ module acc_unit (
         if (mode == M_REFRESH && run) begin
             rd_v <= step == 7'd0 || (step <= 7'd64 && scan_piece[2:0] != 3'd7);
         end else begin
-            rd_v <= run && mode == M_MAKE && step < {4'd0, n_changes};
-            rd_sub <= sub[step[1:0]];
+            rd_v <= run && mode == M_MAKE && step >= 7'd2 && step < {4'd0, n_changes} + 7'd2;
+            rd_sub <= sub[change];
         end
         if (rst) begin
             run <= 1'b0;
@@ -251,17 +272,18 @@ module acc_unit (
             if (op_null) mode <= M_NULL;
             if (op_refresh) mode <= M_REFRESH;
             if (op_reload) mode <= M_RELOAD;
-            fin <= op_refresh ? 7'd68 : 7'd4;
+            fin <= op_refresh ? 7'd68 : 7'd6;
         end else begin
             step <= step + 7'd1;
             // A make's changes are known from step 1: its child is written after its rows.
-            if (mode == M_MAKE && step == 7'd1) fin <= {4'd0, n_changes} + 7'd3;
-            if (wr_w) begin
-                // White's word is written (st_we_d), and the input buffer (a reload stops here).
+            if (mode == M_MAKE && step == 7'd1) fin <= {4'd0, n_changes} + 7'd5;
+            if (wr0) begin
+                // The child's first word is written (st_we_d), and the input buffer (a
+                // reload stops here).
                 buf_we <= 1'b1;
                 if (mode == M_RELOAD) run <= 1'b0;
             end
-            if (wr_b) run <= 1'b0;   // Black's word is written, the child is the top
+            if (wr3) run <= 1'b0;   // the last word is written, the child is the top
         end
     end
 endmodule

@@ -96,7 +96,7 @@ module estuary_evalunit (
     wire [5:0]  scan_sq;
     wire [3:0]  scan_piece;
     wire        buf_we;
-    wire [1023:0] buf_data;
+    wire [2047:0] buf_data;
     // A make is decoded by the piece map and started in the accumulator unit in the clock it
     // is dispatched (the unit's step 0 reads the parent, the changes are registered by then);
     // a load's map write and refresh follow word 17 in the next two clocks.

@@ -1,8 +1,8 @@
 // The matrix unit: the chip net's int8 dense layers on an array of 8 x 16 multiply-accumulate
 // cells (our TPU), weights and biases in block RAM, requantisation between layers.
 //
-//   weight RAM (128 words of 8 x 16 int8)   input buffer (128 bytes: layer 0 from the
-//        |                                   accumulator unit, then the ping-pong buffers)
+//   weight RAM (128 words of 8 x 16 int8)   input buffer (256 bytes: layer 0 from the
+//        |                                   accumulator unit; 128 bytes: the ping-pong buffers)
 //        +-------------+---------------------+
 //                      | issue: one word and 16 inputs a clock
 //   RAM read register, output register
@@ -19,7 +19,7 @@
 // Weight word w of layer l, pass p, chunk c is wbase(l) + p x chunks(l) + c: cell (r, k) is
 // weight [8p + r][16c + k] (zero outside the layer). Bias word bbase(l) + p holds the 8
 // biases of the pass (i32).
-// Configuration words: layer l (0-7) {bbase[20:16], wbase[15:9], passes[8:4], chunks[3:0]};
+// Configuration words: layer l (0-7) {bbase[21:17], wbase[16:10], passes[9:5], chunks[4:0]};
 // word 8 {layers[7:4], one perspective[0]}.
 module matrix_unit (
     input  wire          clk,
@@ -33,8 +33,8 @@ module matrix_unit (
     input  wire          cfg_we,
     input  wire [3:0]    cfg_waddr,
     input  wire [31:0]   cfg_wdata,
-    input  wire          in_we,          // layer 0's input, all 128 bytes
-    input  wire [1023:0] in_data,
+    input  wire          in_we,          // layer 0's input, all 256 bytes
+    input  wire [2047:0] in_data,
     input  wire          start,          // from idle: evaluate the input buffer (in_data if in_we)
     input  wire          abort,          // stop (from the next clock): back to idle, no result
     output wire          busy,
@@ -61,21 +61,22 @@ module matrix_unit (
     reg  [1:0] state;
     reg  [2:0] l;            // layer
     reg  [4:0] p;            // pass
-    reg  [3:0] c;            // chunk
+    reg  [3:0] c;            // chunk (0-15)
     reg  [6:0] waddr;
     reg  [4:0] baddr;
     reg  [2:0] drain;
     reg  [31:0] cfg;         // lcfg[l], registered when the layer starts
-    wire [3:0] chunks = cfg[3:0];
-    wire [4:0] passes = cfg[8:4];
+    wire [4:0] chunks = cfg[4:0];
+    wire [4:0] passes = cfg[9:5];
     wire       issue = state == RUN;
-    wire       last_chunk = c == chunks - 4'd1;
+    wire       last_chunk = {1'b0, c} == chunks - 5'd1;
     wire       last_pass = p == passes - 5'd1;
     wire       out_layer = {1'b0, l} == layers - 4'd1;
     assign busy = state != IDLE;
 
     // ---- buffers ----
-    reg [1023:0] buf0, buf_a, buf_b;
+    reg [2047:0] buf0;
+    reg [1023:0] buf_a, buf_b;
     reg           from0, from_a;    // the layer's input: buf0 (layer 0), else buf_a (odd layers)
     // The input select of the next clock {from0, from_a, chunk}, in eight copies (dup_reg),
     // each choosing 2 of the 16 input bytes: the select reaches 1,024 mux inputs spread over
@@ -95,8 +96,10 @@ module matrix_unit (
     generate
         for (g = 0; g < 8; g = g + 1) begin : xsel
             dup_reg #(.W(6)) sel_reg (.clk(clk), .d(sel_nxt), .q(sel[g]));
-            wire [1023:0] src = sel[g][5] ? buf0 : (sel[g][4] ? buf_a : buf_b);
-            always @(posedge clk) s1_x[16 * g +: 16] <= src[128 * sel[g][3:0] + 16 * g +: 16];
+            wire [1023:0] src = sel[g][4] ? buf_a : buf_b;
+            always @(posedge clk)
+                s1_x[16 * g +: 16] <= sel[g][5] ? buf0[128 * sel[g][3:0] + 16 * g +: 16]
+                                                : src[128 * sel[g][2:0] + 16 * g +: 16];
         end
     endgenerate
 
@@ -176,16 +179,16 @@ module matrix_unit (
         baddr_d = baddr;
         case (state)
         IDLE: begin
-            waddr_d = lcfg[0][15:9];
-            baddr_d = lcfg[0][20:16];
+            waddr_d = lcfg[0][16:10];
+            baddr_d = lcfg[0][21:17];
         end
         RUN: begin
             waddr_d = waddr + 7'd1;
             if (last_chunk) baddr_d = baddr + 5'd1;
         end
         DRAIN: if (drain == 3'd2) begin
-            waddr_d = lcfg[l + 3'd1][15:9];
-            baddr_d = lcfg[l + 3'd1][20:16];
+            waddr_d = lcfg[l + 3'd1][16:10];
+            baddr_d = lcfg[l + 3'd1][21:17];
         end
         default: ;
         endcase
@@ -280,7 +283,7 @@ module matrix_unit (
             state <= IDLE;
             buf_a <= 1024'd0;
             buf_b <= 1024'd0;
-            buf0 <= 1024'd0;
+            buf0 <= 2048'd0;
         end else if (abort_q) state <= IDLE;
         else case (state)
         IDLE: begin

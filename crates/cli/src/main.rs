@@ -59,7 +59,7 @@ commands:
   datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S] [--random-plies R]
                       self-play training data for the network (FEN | score | result lines)
   nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T]
-             [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-wide|onechan]
+             [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-narrow|onechan]
                       train the neural evaluation on datagen data; writes a net file
                       (--arch: a chip net for the evaluation unit, an ESTCHIP1 file)
   nnue check FILE [DATA... [--wdl W]]

@@ -1,7 +1,7 @@
 //! `estuary nnue`: train the neural evaluation on `estuary datagen` data, and check a net.
 //!
 //! * `nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V]
-//!   [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-wide|onechan]` fits the `768 -> HIDDEN x2 -> 1` perspective network
+//!   [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-narrow|onechan]` fits the `768 -> HIDDEN x2 -> 1` perspective network
 //!   (`eval::nnue`, trained by `eval::nnue::train`) with Adam on shuffled mini-batches. The target blends the search score and
 //!   the game result, both from the side to move: `(1 - W) * sigmoid(score / 400) + W * result`;
 //!   the loss is the squared error of `sigmoid(output)`. The last V of the positions (default 2%:
@@ -17,8 +17,8 @@
 //!   `--init NET` starts from a net file's weights instead of random ones (fine-tuning a
 //!   shipped net on new data; the net's kind, hybrid or not, is kept). FILE first receives the
 //!   starting net, so it always holds the best net seen, the start included.
-//!   `--arch chip|chip-wide|onechan` trains a chip net instead (`eval::chip`, the evaluation unit's
-//!   network: `Arch::estuary()`, `Arch::estuary_wide()` or `Arch::onechan()`) with the same trainer, and writes an
+//!   `--arch chip|chip-narrow|onechan` trains a chip net instead (`eval::chip`, the evaluation unit's
+//!   network: `Arch::estuary()`, `Arch::estuary_narrow()` or `Arch::onechan()`) with the same trainer, and writes an
 //!   `ESTCHIP1` file; `--init` then takes a chip net of that shape.
 //! * `nnue check FILE [DATA... [--wdl W]]` reads a net file (a software net or an `ESTCHIP1`
 //!   chip net) and prints its shape and its scores of a few positions; with data files, also
@@ -33,7 +33,7 @@ use eval::nnue::{FloatNet, Network, HIDDEN};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE_TRAIN: &str = "estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-wide|onechan]";
+const USAGE_TRAIN: &str = "estuary nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T] [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-narrow|onechan]";
 const USAGE_CHECK: &str = "estuary nnue check FILE [DATA... [--wdl W]]";
 
 /// Positions whose scores `nnue check` prints.
@@ -200,9 +200,9 @@ fn train(raw: &[String]) -> Result<ExitCode, String> {
     let arch = match args.value("arch").as_deref() {
         None => None,
         Some("chip") => Some(Arch::estuary()),
-        Some("chip-wide") => Some(Arch::estuary_wide()),
+        Some("chip-narrow") => Some(Arch::estuary_narrow()),
         Some("onechan") => Some(Arch::onechan()),
-        Some(other) => return Err(format!("--arch {other}: chip, chip-wide or onechan")),
+        Some(other) => return Err(format!("--arch {other}: chip, chip-narrow or onechan")),
     };
     args.finish().map_err(e)?;
     if args.positional().is_empty() {

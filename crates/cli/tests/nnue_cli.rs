@@ -186,8 +186,8 @@ fn chip_nets_train_and_check_and_broken_ones_are_errors() {
     let data_s = data.to_str().unwrap();
     std::fs::write(&data, random_game_data(20, 16)).unwrap();
     for (arch, shape, hybrid) in [
-        ("chip", "768 -> 64 (x2) -> 8 -> 16 -> 1", false),
-        ("chip-wide", "768 -> 128 (x2) -> 8 -> 16 -> 1", false),
+        ("chip", "768 -> 128 (x2) -> 8 -> 16 -> 1", false),
+        ("chip-narrow", "768 -> 64 (x2) -> 8 -> 16 -> 1", false),
         ("onechan", "768 -> 64 -> 64 -> 64 -> 64 -> 1", true),
     ] {
         let net = dir.join(format!("{arch}.chip"));
@@ -244,6 +244,6 @@ fn chip_nets_train_and_check_and_broken_ones_are_errors() {
         "big",
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("chip, chip-wide or onechan"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("chip, chip-narrow or onechan"));
     let _ = std::fs::remove_dir_all(&dir);
 }

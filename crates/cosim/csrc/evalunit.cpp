@@ -81,21 +81,21 @@ int estuary_evalunit_eval(void* h, int32_t* score) {
     return 0;
 }
 
-// The accumulator stack's top entry: 2 words of 1024 bits (White's lanes, then Black's; 32 x
-// 32 bits each) into out[64]. The stack RAM is built in eight slices of 128 bits (acc_unit's
-// `sslice`): slice g holds 32-bit words 4g to 4g + 3 of each word.
+// The accumulator stack's top entry: 4 words of 1024 bits (White's lanes 0-63 and 64-127,
+// then Black's; 32 x 32 bits each) into out[128]. The stack RAM is built in eight slices of
+// 128 bits (acc_unit's `sslice`): slice g holds 32-bit words 4g to 4g + 3 of each word.
 #define STACK_SLICE(g) r->estuary_evalunit__DOT__acc__DOT__sslice__BRA__##g##__KET____DOT__stack
 void estuary_evalunit_peek(void* h, uint32_t* out) {
     Sim* s = static_cast<Sim*>(h);
     Vevalunit___024root* r = s->top->rootp;
     uint32_t top = r->estuary_evalunit__DOT__acc__DOT__top;
-    for (uint32_t p = 0; p < 2; ++p) {
-        uint32_t a = (top << 1) | p;
+    for (uint32_t k = 0; k < 4; ++k) {
+        uint32_t a = (top << 2) | k;
         const VlWide<4>* words[8] = {&STACK_SLICE(0)[a], &STACK_SLICE(1)[a], &STACK_SLICE(2)[a],
                                      &STACK_SLICE(3)[a], &STACK_SLICE(4)[a], &STACK_SLICE(5)[a],
                                      &STACK_SLICE(6)[a], &STACK_SLICE(7)[a]};
         for (int g = 0; g < 8; ++g)
-            for (int i = 0; i < 4; ++i) out[32 * p + 4 * g + i] = (*words[g])[i];
+            for (int i = 0; i < 4; ++i) out[32 * k + 4 * g + i] = (*words[g])[i];
     }
 }
 

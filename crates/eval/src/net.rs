@@ -104,7 +104,7 @@ mod tests {
         assert!(matches!(&net, Net::Chip(n) if **n == chip));
         let b = Board::startpos();
         assert_eq!(net.evaluate_board(&b), chip.evaluate_board(&b));
-        assert!(net.to_string().starts_with("chip net 768 -> 64 (x2)"));
+        assert!(net.to_string().starts_with("chip net 768 -> 128 (x2)"));
         assert!(matches!(
             Net::from_bytes(&bytes[..100]),
             Err(NetFileError::Chip(ChipNetError::Truncated { .. }))

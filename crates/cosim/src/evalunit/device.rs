@@ -7,7 +7,7 @@ use crate::RtlError;
 use chess::{Board, Color, Move};
 use device::{ChipEval, EvalStats, Evaluator};
 use eval::chip::ChipNet;
-use hw::evalunit::LANES;
+use hw::evalunit::{LANES, STACK_PLIES};
 use std::sync::Arc;
 
 /// Device clocks spent per kind of command, from the command to the unit's next `ready`.
@@ -78,6 +78,18 @@ impl RtlEval {
         spent
     }
 
+    /// The unit's stack holds [`STACK_PLIES`] positions from the loaded one; the search never
+    /// goes deeper (its last ply is `search::MAX_PLY - 1`), and a deeper make would overwrite
+    /// the loaded position's accumulators, so it is refused here.
+    fn push(&mut self, word: u32) {
+        assert!(
+            self.undo.len() + 1 < STACK_PLIES,
+            "evaluation unit: a make {} plies deep, the stack holds {STACK_PLIES}",
+            self.undo.len() + 1
+        );
+        self.undo.push(word);
+    }
+
     /// Compares the unit's accumulators with the twin's.
     fn check_accumulators(&self, what: &str) {
         let net = self.twin.network();
@@ -105,7 +117,7 @@ impl Evaluator for RtlEval {
         self.check_accumulators("a load");
     }
     fn make(&mut self, m: Move, before: &Board, after: &Board) {
-        self.undo.push(unmake_word(before, Some(m)));
+        self.push(unmake_word(before, Some(m)));
         let word = make_word(before, m);
         self.clocks.make += self.timed(|s| s.make(word));
         self.twin.make(m, before, after);
@@ -115,7 +127,7 @@ impl Evaluator for RtlEval {
         self.check_accumulators("a make");
     }
     fn make_null(&mut self) {
-        self.undo.push(NULL_UNMAKE);
+        self.push(NULL_UNMAKE);
         self.clocks.null += self.timed(|s| s.make_null());
         self.twin.make_null();
         self.stm = self.stm.flip();

@@ -152,17 +152,19 @@ impl Sim {
     }
 
     /// The accumulators on top of the unit's stack (read through the simulator, no clock):
-    /// White's lanes in `v[0]`, Black's in `v[1]`, the unit's 64 each.
+    /// White's lanes in `v[0]`, Black's in `v[1]`, the unit's 128 each.
     pub fn accumulator(&self) -> ChipAcc {
         let mut acc = ChipAcc::default();
         #[cfg(verilated)]
         {
-            let mut words = [0u32; 64];
-            // SAFETY: the handle is live; `words` has the 64 entries the harness writes.
+            let mut words = [0u32; 128];
+            // SAFETY: the handle is live; `words` has the 128 entries the harness writes.
             unsafe { ffi::estuary_evalunit_peek(self.handle, words.as_mut_ptr()) };
             for (i, w) in words.iter().enumerate() {
-                // 32-bit piece i: perspective i / 32 (the stack entry's word), lanes 2i, 2i + 1.
-                let (p, lane) = (i / 32, 2 * (i % 32));
+                // 32-bit piece i: the stack entry's word k = i / 32 (perspective k / 2, half
+                // k % 2), lanes 64 (k % 2) + 2 (i % 32) and the next.
+                let k = i / 32;
+                let (p, lane) = (k / 2, 64 * (k % 2) + 2 * (i % 32));
                 acc.v[p][lane] = *w as u16 as i16;
                 acc.v[p][lane + 1] = (*w >> 16) as u16 as i16;
             }

@@ -16,8 +16,8 @@ const OUT_Q: f32 = 8192.0;
 /// First-layer (and hidden activation) scale.
 const ACT_Q: f32 = ACT_MAX as f32;
 
-/// Largest first-layer weight of a net whose first layer is `i8` ([`Arch::first_layer_i8`]:
-/// one-perspective or wide nets).
+/// Largest first-layer weight or bias of a net whose first layer is `i8`
+/// ([`Arch::first_layer_i8`]: one-perspective or wide nets).
 pub const ONECHAN_FT_CLIP: f32 = 1.0;
 /// Largest first-layer weight or bias otherwise: 32 pieces and the bias then fit an `i16`
 /// accumulator (`33 x 7 x 127 < 32767`), so no sum wraps.
@@ -174,24 +174,17 @@ impl ChipFloat {
     }
 
     /// Clips the weights so the quantised ones fit (the trainer does this after each step):
-    /// the first layer to [`FT_CLIP`] ([`ONECHAN_FT_CLIP`] for the weights of a net whose
-    /// first layer is `i8`, and for a wide net's biases), hidden weights to [`HIDDEN_CLIP`],
-    /// output weights to [`OUT_CLIP`].
+    /// the first layer to [`FT_CLIP`] ([`ONECHAN_FT_CLIP`] for a net whose first layer is
+    /// `i8`, weights and biases), hidden weights to [`HIDDEN_CLIP`], output weights to
+    /// [`OUT_CLIP`].
     pub fn clip(&mut self) {
         let ft = if self.arch.first_layer_i8() {
             ONECHAN_FT_CLIP
         } else {
             FT_CLIP
         };
-        let bias = if self.arch.first_layer_bias_i8() {
-            ONECHAN_FT_CLIP
-        } else {
-            FT_CLIP
-        };
         self.ft.iter_mut().for_each(|w| *w = w.clamp(-ft, ft));
-        self.ft_bias
-            .iter_mut()
-            .for_each(|w| *w = w.clamp(-bias, bias));
+        self.ft_bias.iter_mut().for_each(|w| *w = w.clamp(-ft, ft));
         let last = self.dense.len() - 1;
         for (l, d) in self.dense.iter_mut().enumerate() {
             let c = if l == last { OUT_CLIP } else { HIDDEN_CLIP };

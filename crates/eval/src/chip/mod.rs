@@ -59,18 +59,10 @@ pub struct Arch {
 }
 
 impl Arch {
-    /// Estuary's chip net: `768 -> 64 (x2) -> 8 -> 16 -> 1`.
+    /// Estuary's chip net, the one the evaluation unit carries: `768 -> 128 (x2) -> 8 -> 16 ->
+    /// 1`, its first layer in `i8` (see [`Arch::first_layer_i8`]; 1,024 feature-RAM bits a
+    /// row).
     pub fn estuary() -> Arch {
-        Arch {
-            perspectives: 2,
-            lanes: 64,
-            layers: vec![8, 16, 1],
-        }
-    }
-
-    /// The wide chip net: `768 -> 128 (x2) -> 8 -> 16 -> 1`, its first layer in `i8` (see
-    /// [`Arch::first_layer_i8`]): as many feature-RAM bits a row as [`Arch::estuary`]'s.
-    pub fn estuary_wide() -> Arch {
         Arch {
             perspectives: 2,
             lanes: 128,
@@ -78,18 +70,23 @@ impl Arch {
         }
     }
 
-    /// Whether the first layer's weights are kept within `i8` (the trainer clips them so): a
-    /// one-perspective net's (ONe-ChAn's 8-bit weights), and a net wider than
-    /// [`I16_MAX_LANES`], whose `i16` rows would not fit the evaluation unit's feature RAM
-    /// (1,024 bits a row: 64 lanes of `i16` or 128 of `i8`).
-    pub fn first_layer_i8(&self) -> bool {
-        self.perspectives == 1 || self.lanes > I16_MAX_LANES
+    /// The narrow chip net: `768 -> 64 (x2) -> 8 -> 16 -> 1` with an `i16` first layer (the
+    /// unit's net before its accumulators were widened; software only now: the unit's
+    /// feature rows are `i8`).
+    pub fn estuary_narrow() -> Arch {
+        Arch {
+            perspectives: 2,
+            lanes: 64,
+            layers: vec![8, 16, 1],
+        }
     }
 
-    /// Whether the first layer's biases are kept within `i8` too: a net wider than
-    /// [`I16_MAX_LANES`] (its bias row is a feature-RAM row like the others).
-    pub fn first_layer_bias_i8(&self) -> bool {
-        self.lanes > I16_MAX_LANES
+    /// Whether the first layer's weights and biases are kept within `i8` (the trainer clips
+    /// them so): a one-perspective net's (ONe-ChAn's 8-bit weights), and a net wider than
+    /// [`I16_MAX_LANES`] (the evaluation unit's feature rows are 128 lanes of `i8`; only such
+    /// nets run on it).
+    pub fn first_layer_i8(&self) -> bool {
+        self.perspectives == 1 || self.lanes > I16_MAX_LANES
     }
 
     /// ONe-ChAn's MLP: a one-hot board (White's view) `-> 64 -> 64 -> 64 -> 64 -> 1`.
@@ -267,7 +264,11 @@ impl ChipNet {
         net.ft.iter_mut().for_each(|w| *w = int(-20, 20) as i16);
         net.ft_bias.iter_mut().for_each(|w| *w = int(0, 60) as i16);
         for d in &mut net.dense {
-            d.weights.iter_mut().for_each(|w| *w = int(-127, 127) as i8);
+            // Narrower weights for a wide input, so that its sums do not all saturate.
+            let span = (127 * 128 / d.inputs.max(1)).min(127) as i32;
+            d.weights
+                .iter_mut()
+                .for_each(|w| *w = int(-span, span) as i8);
             d.bias.iter_mut().for_each(|b| *b = int(-4000, 4000));
         }
         net

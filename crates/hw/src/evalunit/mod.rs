@@ -2,16 +2,17 @@
 //! net (`eval::chip`) that the host writes into it (or that `estuary hw gen` writes as the RAMs'
 //! initial contents).
 //!
-//! The unit holds 64 accumulator lanes per perspective (a narrower net's lanes are padded with
-//! zeros), runs dense layers of up to 128 inputs and outputs on its 8 x 16 cell matrix, and
-//! has room for 128 weight words, 32 bias words and 8 layers. Layout of every word:
+//! The unit holds 128 accumulator lanes per perspective, built from first-layer weights and
+//! biases in `i8` (a narrower net's lanes are padded with zeros), runs dense layers of up to
+//! 256 inputs (the first) and 128 outputs on its 8 x 16 cell matrix, and has room for 128
+//! weight words, 32 bias words and 8 layers. Layout of every word:
 //! hw/evalunit/matrix_unit.v and estuary_evalunit.v.
 
 use eval::chip::{Arch, ChipNet};
 use std::fmt;
 
 /// Accumulator lanes per perspective in the hardware.
-pub const LANES: usize = 64;
+pub const LANES: usize = 128;
 /// Output rows of the matrix (outputs computed at once).
 pub const ROWS: usize = 8;
 /// Input columns of the matrix (inputs taken a clock).
@@ -22,15 +23,16 @@ pub const WEIGHT_WORDS: usize = 128;
 pub const BIAS_WORDS: usize = 32;
 /// Dense layers the configuration holds.
 pub const LAYERS: usize = 8;
-/// 32-bit words of a feature row (64 lanes of 16 bits).
+/// 32-bit words of a feature row (128 lanes of 8 bits).
 pub const ROW_WORDS: usize = 32;
 /// Feature rows: 768 features, then the biases.
 pub const FEATURE_ROWS: usize = 769;
-/// Slices of the feature RAM: groups of 8 lanes (128 bits of a row), one RAM each
-/// (`fslice` in hw/evalunit/acc_unit.v).
+/// Slices of the feature RAM: slice `g` holds lanes `8g..8g + 7` and `64 + 8g..64 + 8g + 7`
+/// (128 bits of a row), one RAM each (`fslice` in hw/evalunit/acc_unit.v).
 pub const FEATURE_SLICES: usize = 8;
-/// Plies the accumulator stack holds (from the loaded position).
-pub const STACK_PLIES: usize = 256;
+/// Plies the accumulator stack holds (from the loaded position; the search never goes
+/// deeper than `search::MAX_PLY - 1`, 127).
+pub const STACK_PLIES: usize = 128;
 /// Clocks from a layer's last issue until the next layer may read its outputs: the matrix
 /// unit's pipeline (RAM read, output register, products, sums of 4, row sums, accumulate,
 /// requantise, buffer write; `DRAIN_CLOCKS` in hw/evalunit/matrix_unit.v).
@@ -42,8 +44,9 @@ pub const OUT_DRAIN_CLOCKS: u64 = 6;
 pub const EVAL_COMMAND_CLOCKS: u64 = 4;
 /// Clocks the matrix unit has already run when an EVAL that follows a load, make or null move
 /// is taken: the evaluation starts by itself when the accumulator unit writes its input
-/// buffer, 3 clocks before the unit is ready for the next command.
-pub const EVAL_AHEAD_CLOCKS: u64 = 3;
+/// buffer, with the child's first stack word, 5 clocks before the unit is ready for the next
+/// command (the last of its four words has landed).
+pub const EVAL_AHEAD_CLOCKS: u64 = 5;
 
 /// The goal clock for the routed unit on the LFE5U-85F, MHz.
 pub const GOAL_MHZ: f64 = 100.0;
@@ -70,8 +73,9 @@ impl std::error::Error for DoesNotFit {}
 /// The contents of the unit's RAMs and configuration registers for one net.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Image {
-    /// Feature rows (768, then the biases), 32 words each: word `i` holds lanes `2i` (low
-    /// half) and `2i + 1`.
+    /// Feature rows (768, then the biases), 32 words each, a byte a lane: byte `b` of slice
+    /// `g` (bytes `16g..16g + 15` of the row) is lane `8g + b` for `b < 8`, lane
+    /// `64 + 8g + b - 8` after ([`row_byte`]).
     pub features: Vec<[u32; ROW_WORDS]>,
     /// Weight words, 32 words (128 bytes) each: byte `16r + k` is cell (row `r`, column `k`).
     pub weights: Vec<[u32; 32]>,
@@ -82,9 +86,17 @@ pub struct Image {
 }
 
 /// Where the first dense layer's input `i` (of `P x H`) sits in the unit's input buffer: the
-/// side to move's lanes at 0-63, the other side's at 64-127.
+/// side to move's lanes at 0-127, the other side's at 128-255.
 fn input_position(arch: &Arch, i: usize) -> usize {
     (i / arch.lanes) * LANES + i % arch.lanes
+}
+
+/// Where lane `lane` sits in a feature row (byte index): slice `g` (bytes `16g..16g + 15`)
+/// holds lanes `8g..8g + 7`, then `64 + 8g..64 + 8g + 7`, beside the accumulator lanes it
+/// feeds (hw/evalunit/acc_unit.v).
+pub fn row_byte(lane: usize) -> usize {
+    let (half, l) = (lane / 64, lane % 64);
+    16 * (l / 8) + 8 * half + l % 8
 }
 
 impl Image {
@@ -103,14 +115,21 @@ impl Image {
         }
         let mut features = Vec::with_capacity(FEATURE_ROWS);
         for f in 0..FEATURE_ROWS {
-            let row = if f < eval::chip::INPUTS {
-                net.row(f)
+            let (row, what) = if f < eval::chip::INPUTS {
+                (net.row(f), "weight")
             } else {
-                &net.ft_bias[..]
+                (&net.ft_bias[..], "bias")
             };
             let mut words = [0u32; ROW_WORDS];
-            for (i, &w) in row.iter().enumerate() {
-                words[i / 2] |= (w as u16 as u32) << (16 * (i % 2));
+            for (lane, &w) in row.iter().enumerate() {
+                let Ok(b) = i8::try_from(w) else {
+                    return bad(format!(
+                        "first-layer {what} {w} (row {f}, lane {lane}) is not an i8: the \
+                         unit's feature rows are 128 lanes of i8"
+                    ));
+                };
+                let at = row_byte(lane);
+                words[at / 4] |= (b as u8 as u32) << (8 * (at % 4));
             }
             features.push(words);
         }
@@ -126,9 +145,9 @@ impl Image {
             let chunks = span.div_ceil(COLS);
             let passes = d.outputs.div_ceil(ROWS);
             config[l] = chunks as u32
-                | (passes as u32) << 4
-                | (weights.len() as u32) << 9
-                | (biases.len() as u32) << 16;
+                | (passes as u32) << 5
+                | (weights.len() as u32) << 10
+                | (biases.len() as u32) << 17;
             for p in 0..passes {
                 let mut bias = [0u32; ROWS];
                 for (r, b) in bias.iter_mut().enumerate() {
@@ -187,7 +206,7 @@ impl Image {
         let layers = (self.config[LAYERS] >> 4) as usize;
         let issues: u64 = self.config[..layers]
             .iter()
-            .map(|&c| ((c & 15) * ((c >> 4) & 31)) as u64)
+            .map(|&c| ((c & 31) * ((c >> 5) & 31)) as u64)
             .sum();
         issues + (layers as u64).saturating_sub(1) * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
     }
@@ -244,13 +263,15 @@ mod tests {
     #[test]
     fn both_shapes_fit_and_their_schedules_are_as_documented() {
         let ours = Image::of(&ChipNet::random(Arch::estuary(), 1)).unwrap();
-        // 128 -> 8: 1 pass x 8 chunks; 8 -> 16: 2 x 1; 16 -> 1: 1 x 1.
-        assert_eq!(ours.weights.len(), 11);
+        // 256 -> 8: 1 pass x 16 chunks; 8 -> 16: 2 x 1; 16 -> 1: 1 x 1.
+        assert_eq!(ours.weights.len(), 19);
         assert_eq!(ours.biases.len(), 4);
         assert_eq!(
             ours.matrix_clocks(),
-            8 + 2 + 1 + 2 * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
+            16 + 2 + 1 + 2 * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
         );
+        assert_eq!(ours.config[0], 16 | 1 << 5);
+        assert_eq!(ours.config[1], 1 | 2 << 5 | 16 << 10 | 1 << 17);
         let onechan = Image::of(&ChipNet::random(Arch::onechan(), 1)).unwrap();
         // 64 -> 64 three times: 8 passes x 4 chunks; 64 -> 1: 1 x 4.
         assert_eq!(onechan.weights.len(), 3 * 32 + 4);
@@ -322,16 +343,36 @@ mod tests {
     }
 
     #[test]
-    fn a_net_too_wide_for_the_unit_is_refused() {
-        let wide = Arch {
-            perspectives: 2,
-            lanes: 128,
-            layers: vec![8, 1],
-        };
-        assert!(Image::of(&ChipNet::random(wide, 1)).is_err());
+    fn every_lane_has_its_own_byte_beside_its_slice() {
+        let mut seen = [false; 4 * ROW_WORDS];
+        for lane in 0..LANES {
+            let b = row_byte(lane);
+            assert!(!seen[b], "lane {lane}");
+            seen[b] = true;
+            // The slice of a lane is the slice of its accumulators: lanes 8g..8g+7 of a half.
+            assert_eq!(b / 16, (lane % 64) / 8);
+        }
+        let mut net = ChipNet::random(Arch::estuary(), 3);
+        net.ft[77 * LANES + 70] = -128;
+        let img = Image::of(&net).unwrap();
+        let at = row_byte(70);
+        assert_eq!((img.features[77][at / 4] >> (8 * (at % 4))) as u8, 0x80);
+    }
+
+    #[test]
+    fn a_net_the_unit_cannot_hold_is_refused() {
+        // An i16 first layer (the narrow chip net's) does not fit the unit's i8 rows.
+        let mut narrow = ChipNet::random(Arch::estuary_narrow(), 1);
+        assert!(Image::of(&narrow).is_ok());
+        narrow.ft[5] = 200;
+        let e = Image::of(&narrow).unwrap_err();
+        assert!(e.to_string().contains("not an i8"), "{e}");
+        let mut bias = ChipNet::random(Arch::estuary(), 1);
+        bias.ft_bias[3] = -129;
+        assert!(Image::of(&bias).is_err());
         let long = Arch {
             perspectives: 2,
-            lanes: 64,
+            lanes: 128,
             layers: vec![128, 128, 128, 128, 1],
         };
         assert!(Image::of(&ChipNet::random(long, 1)).is_err());
