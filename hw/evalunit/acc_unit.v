@@ -4,11 +4,17 @@
 //   feature RAM (769 x 128 lanes x i8; row 768: the biases), two read ports: one row seen from
 //   White, one from Black, each clock; read register + output register
 //        |                                      stack RAM (128 plies x 4 words: White's lanes
-//   acc_w, acc_b (2 x 128 lanes of i16, in        0-63, 64-127, then Black's; 64 lanes of i16
+//   acc_w, acc_b (2 x 128 lanes of 14 bits, in    0-63, 64-127, then Black's; 64 lanes of i16
 //   flip-flops): the position being built,        a word), read register + output register;
 //   base + (+/- row), one row a clock             the parent comes from here, the child goes
 //        |                                        back
-//   clip to 0..127, side to move's lanes first -> the matrix unit's input buffer (256 bytes)
+//   clip to 0..127 -> the matrix unit's input buffer (256 bytes: White's lanes, then Black's;
+//                     buf_flip: the side to move's lanes are the second 128 bytes)
+//
+// A lane needs 14 bits: the unit's nets have first-layer weights and biases within i8
+// (hw::evalunit::Image::of refuses others), and a position's bias and 32 pieces, or a make's
+// 35 terms on the way, stay within 35 x 128 < 2^13. The stack keeps the i16 values (sign
+// extended), the reference's own.
 //
 // Every block RAM read has two registers (the RAM's own and an output register) and every
 // RAM address comes from a register or a one-level select of registers: no path runs from a
@@ -24,8 +30,9 @@
 //            top 0
 //   reload   the top's words into the input buffer, after an unmake (steps 0-6)
 //   pop      top - 1 (an unmake: a pointer move, no clock of its own)
-// Input buffer: bytes 0-127 the side to move's lanes (a one-perspective net: White's lanes
-// whoever moves), 128-255 the other side's.
+// Input buffer: bytes 0-127 White's lanes, 128-255 Black's; buf_flip says that Black is to move
+// in a two-perspective net, so the matrix unit reads the halves the other way round (its
+// first layer takes the side to move's lanes first).
 //
 // Lanes and slices: the feature RAM, the stack RAM and the accumulators' controls are built
 // in eight slices; slice g holds lanes 8g..8g+7 and 64+8g..64+8g+7 (a feature row's 16
@@ -51,6 +58,7 @@ module acc_unit (
     input  wire [3:0]    scan_piece,     // piece_map's registered answer for scan_sq
     output reg           buf_we,         // the input buffer: all 256 bytes at once
     output reg  [2047:0] buf_data,
+    output reg           buf_flip,       // with buf_data: the side to move's lanes come second
     output wire          busy
 );
     localparam [1:0] M_MAKE = 2'd0, M_NULL = 2'd1, M_REFRESH = 2'd2, M_RELOAD = 2'd3;
@@ -149,11 +157,12 @@ module acc_unit (
         end
     endgenerate
 
-    // ---- the accumulators: base + (+/- row), 128 lanes each ----
+    // ---- the accumulators: base + (+/- row), 128 lanes of AW bits each ----
+    localparam AW = 14;
     // Their controls are registers, set a clock ahead: load the parent's word k (step 2 + k),
     // clear (the clock after an idle one), the row's valid and sign; one copy of them for
     // each slice of lanes (dup_reg), and the four write clocks.
-    reg [2047:0] acc_w, acc_b;
+    reg [128 * AW - 1:0] acc_w, acc_b;
     reg wr0, wr1, wr2, wr3, swap;
     reg at1, at2, at3, at4;   // steps 1-4 of a make, null or reload (registered flags)
     wire [6:0] ctl_d = {at1, at2, at3, at4, !run, q_v, q_sub};
@@ -165,11 +174,11 @@ module acc_unit (
     endgenerate
     // Lane add or subtract as one adder: {base, 1} + {row ^ m, m} keeps the carry-in; the
     // row's byte is sign-extended.
-    function [15:0] addsub(input [15:0] base, input [7:0] row, input v, input s);
-        reg [16:0] t;
+    function [AW - 1:0] addsub(input [AW - 1:0] base, input [7:0] row, input v, input s);
+        reg [AW:0] t;
         begin
-            t = {base, 1'b1} + ({v ? {{8{row[7]}}, row} ^ {16{s}} : 16'd0, v && s});
-            addsub = t[16:1];
+            t = {base, 1'b1} + ({v ? {{AW - 8{row[7]}}, row} ^ {AW{s}} : {AW{1'b0}}, v && s});
+            addsub = t[AW:1];
         end
     endfunction
     // Lane L = 64h + 8g + i: stack word bits 16 (8g + i), row byte 128g + 8 (8h + i).
@@ -177,25 +186,31 @@ module acc_unit (
     always @(posedge clk) begin
         for (h = 0; h < 2; h = h + 1)
             for (j = 0; j < 64; j = j + 1) begin
-                acc_w[16 * (64 * h + j) +: 16] <= addsub(
-                    ctl[j / 8][6 - h] ? st_r[16 * j +: 16]
-                        : ctl[j / 8][2] ? 16'd0 : acc_w[16 * (64 * h + j) +: 16],
+                acc_w[AW * (64 * h + j) +: AW] <= addsub(
+                    ctl[j / 8][6 - h] ? st_r[16 * j +: AW]
+                        : ctl[j / 8][2] ? {AW{1'b0}} : acc_w[AW * (64 * h + j) +: AW],
                     row_a[128 * (j / 8) + 8 * (8 * h + j % 8) +: 8], ctl[j / 8][1], ctl[j / 8][0]);
-                acc_b[16 * (64 * h + j) +: 16] <= addsub(
-                    ctl[j / 8][4 - h] ? st_r[16 * j +: 16]
-                        : ctl[j / 8][2] ? 16'd0 : acc_b[16 * (64 * h + j) +: 16],
+                acc_b[AW * (64 * h + j) +: AW] <= addsub(
+                    ctl[j / 8][4 - h] ? st_r[16 * j +: AW]
+                        : ctl[j / 8][2] ? {AW{1'b0}} : acc_b[AW * (64 * h + j) +: AW],
                     row_b[128 * (j / 8) + 8 * (8 * h + j % 8) +: 8], ctl[j / 8][1], ctl[j / 8][0]);
             end
     end
 
-    function [7:0] clip(input [15:0] v);
-        clip = v[15] ? 8'd0 : (|v[14:7] ? 8'd127 : v[7:0]);   // clamp(v, 0, 127)
+    function [7:0] clip(input [AW - 1:0] v);
+        clip = v[AW - 1] ? 8'd0 : (|v[AW - 2:7] ? 8'd127 : v[7:0]);   // clamp(v, 0, 127)
+    endfunction
+    // The stack's words: 64 lanes, sign-extended to 16 bits.
+    function [1023:0] widen(input [64 * AW - 1:0] v);
+        integer k;
+        for (k = 0; k < 64; k = k + 1)
+            widen[16 * k +: 16] = {{16 - AW{v[AW * k + AW - 1]}}, v[AW * k +: AW]};
     endfunction
     reg [1023:0] clip_w, clip_b;
     always @* begin
         for (u = 0; u < 128; u = u + 1) begin
-            clip_w[8 * u +: 8] = clip(acc_w[16 * u +: 16]);
-            clip_b[8 * u +: 8] = clip(acc_b[16 * u +: 16]);
+            clip_w[8 * u +: 8] = clip(acc_w[AW * u +: AW]);
+            clip_b[8 * u +: 8] = clip(acc_b[AW * u +: AW]);
         end
     end
 
@@ -211,9 +226,10 @@ module acc_unit (
         swap <= stm_black && !one_persp;
         // Written every clock, used in the four write clocks: in wr_k's clock, word k (White's
         // halves, then Black's), which the slices store in the next.
-        st_wdata <= wr1 ? acc_w[2047:1024] : wr2 ? acc_b[1023:0] : wr3 ? acc_b[2047:1024]
-                        : acc_w[1023:0];
-        buf_data <= swap ? {clip_w, clip_b} : {clip_b, clip_w};
+        st_wdata <= widen(wr1 ? acc_w[128 * AW - 1:64 * AW] : wr2 ? acc_b[64 * AW - 1:0]
+                              : wr3 ? acc_b[128 * AW - 1:64 * AW] : acc_w[64 * AW - 1:0]);
+        buf_data <= {clip_b, clip_w};
+        buf_flip <= swap;
     end
 
     // The stack's next clock: the child's words written at wr0-wr3 (a reload writes none),

@@ -35,6 +35,7 @@ module matrix_unit (
     input  wire [31:0]   cfg_wdata,
     input  wire          in_we,          // layer 0's input, all 256 bytes
     input  wire [2047:0] in_data,
+    input  wire          in_flip,        // with in_data: layer 0 reads its halves swapped
     input  wire          start,          // from idle: evaluate the input buffer (in_data if in_we)
     input  wire          abort,          // stop (from the next clock): back to idle, no result
     output wire          busy,
@@ -76,6 +77,7 @@ module matrix_unit (
 
     // ---- buffers ----
     reg [2047:0] buf0;
+    reg          flip0;             // buf0's halves are read the other way round
     reg [1023:0] buf_a, buf_b;
     reg           from0, from_a;    // the layer's input: buf0 (layer 0), else buf_a (odd layers)
     // The input select of the next clock {from0, from_a, chunk}, in eight copies (dup_reg),
@@ -91,11 +93,16 @@ module matrix_unit (
         default: ;
         endcase
     end
+    // Layer 0 takes the side to move's lanes first: with flip0 its chunk c reads buffer chunk
+    // c ^ 8 (bytes 0-127 hold White's lanes, 128-255 Black's). The flip of the next clock is
+    // in_flip when the buffer is written in this one.
+    wire       flip_nxt = in_we ? in_flip : flip0;
+    wire [5:0] sel_d = {sel_nxt[5:4], sel_nxt[3] ^ (sel_nxt[5] && flip_nxt), sel_nxt[2:0]};
     wire [5:0] sel [0:7];
     genvar g;
     generate
         for (g = 0; g < 8; g = g + 1) begin : xsel
-            dup_reg #(.W(6)) sel_reg (.clk(clk), .d(sel_nxt), .q(sel[g]));
+            dup_reg #(.W(6)) sel_reg (.clk(clk), .d(sel_d), .q(sel[g]));
             wire [1023:0] src = sel[g][4] ? buf_a : buf_b;
             always @(posedge clk)
                 s1_x[16 * g +: 16] <= sel[g][5] ? buf0[128 * sel[g][3:0] + 16 * g +: 16]
@@ -242,7 +249,10 @@ module matrix_unit (
     integer m, n;   // loop indices of this block (r, k are the cells')
     always @(posedge clk) begin
         done <= 1'b0;
-        if (in_we) buf0 <= in_data;
+        if (in_we) begin
+            buf0 <= in_data;
+            flip0 <= in_flip;
+        end
         abort_q <= abort;
         s1_v <= issue && !rst && !abort_q;
         s1_first <= c == 4'd0;
@@ -284,6 +294,7 @@ module matrix_unit (
             buf_a <= 1024'd0;
             buf_b <= 1024'd0;
             buf0 <= 2048'd0;
+            flip0 <= 1'b0;
         end else if (abort_q) state <= IDLE;
         else case (state)
         IDLE: begin
