@@ -79,12 +79,37 @@ pub(crate) fn chip_net(path: Option<String>) -> Result<eval::chip::ChipNet, Stri
     }
 }
 
+/// The entries of [`USAGE`] for command `cmd` (each entry: its line, which starts with two
+/// spaces and the name, and the more deeply indented lines under it), or `None` for a name it
+/// does not list.
+fn command_usage(cmd: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in USAGE.lines().skip_while(|l| *l != "commands:").skip(1) {
+        if let Some(rest) = line.strip_prefix("  ").filter(|r| !r.starts_with(' ')) {
+            inside = rest.split_whitespace().next() == Some(cmd);
+        }
+        if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    (!out.is_empty()).then(|| format!("usage: estuary {cmd} ...\n{out}"))
+}
+
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let (cmd, rest) = match raw.split_first() {
         Some((c, r)) => (c.as_str(), r),
         None => ("uci", &raw[..0]),
     };
+    // `estuary CMD --help` (or -h) anywhere after the command: that command's usage.
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        if let Some(text) = command_usage(cmd) {
+            print!("{text}");
+            return ExitCode::SUCCESS;
+        }
+    }
     let result = match cmd {
         "perft" if shogi_perft::wants_shogi(rest) => shogi_perft::run(rest),
         "perft" => perft::run(rest),

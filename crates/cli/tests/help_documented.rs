@@ -126,3 +126,38 @@ fn the_help_parser_reads_names_and_skips_descriptions() {
     let t = tour(readme).unwrap();
     assert!(mentions(&t, "perft") && !mentions(&t, "bench"));
 }
+
+#[test]
+fn every_subcommand_answers_help_with_its_own_usage() {
+    let bin = env!("CARGO_BIN_EXE_estuary");
+    let help = Command::new(bin)
+        .arg("help")
+        .output()
+        .expect("run estuary help");
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let names = subcommands(&help);
+    assert!(names.len() > 10, "{names:?}");
+    for name in &names {
+        for flag in ["--help", "-h"] {
+            let mut args = vec![name.as_str()];
+            // A nested command (`hw eval`, `nnue train`) asks for help after its own word.
+            if name == "hw" {
+                args.push("eval");
+            }
+            args.push(flag);
+            let o = Command::new(bin).args(&args).output().expect("run estuary");
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert!(o.status.success(), "estuary {args:?}: {o:?}");
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with(&format!("  {name} "))
+                        || l.trim_end() == format!("  {name}")),
+                "estuary {args:?} printed:\n{out}"
+            );
+            assert!(
+                !out.contains("commands:"),
+                "estuary {args:?}: the whole help"
+            );
+        }
+    }
+}
