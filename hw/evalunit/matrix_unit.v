@@ -70,7 +70,7 @@ module matrix_unit (
     wire [4:0] chunks = cfg[4:0];
     wire [4:0] passes = cfg[9:5];
     wire       issue = state == RUN;
-    wire       last_chunk = {1'b0, c} == chunks - 5'd1;
+    reg        last_chunk;   // c is the pass's last chunk (registered: set a clock ahead)
     wire       last_pass = p == passes - 5'd1;
     wire       out_layer = {1'b0, l} == layers - 4'd1;
     assign busy = state != IDLE;
@@ -300,6 +300,7 @@ module matrix_unit (
         IDLE: begin
             // The first layer's configuration waits in `cfg` (loaded after every commit).
             cfg <= lcfg[0];
+            last_chunk <= lcfg[0][4:0] == 5'd1;
             from0 <= 1'b1;
             if (start) begin
                 state <= RUN;
@@ -309,9 +310,12 @@ module matrix_unit (
             end
         end
         RUN: begin
-            if (!last_chunk) c <= c + 4'd1;
-            else begin
+            if (!last_chunk) begin
+                c <= c + 4'd1;
+                last_chunk <= {1'b0, c} + 5'd2 == chunks;
+            end else begin
                 c <= 4'd0;
+                last_chunk <= chunks == 5'd1;
                 if (!last_pass) p <= p + 5'd1;
                 else begin
                     state <= DRAIN;
@@ -325,6 +329,7 @@ module matrix_unit (
             if (drain == 3'd2) cfg <= lcfg[l + 3'd1];
             if (drain == 3'd1) begin
                 p <= 5'd0;
+                last_chunk <= cfg[4:0] == 5'd1;   // the next layer's (cfg holds it now)
                 if (out_layer) state <= IDLE;
                 else begin
                     state <= RUN;
