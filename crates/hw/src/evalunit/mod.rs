@@ -85,6 +85,15 @@ pub struct Image {
     pub config: [u32; LAYERS + 1],
 }
 
+/// A layer's configuration word, `{bbase[21:17], wbase[16:10], passes[9:5], chunks[4:0]}`
+/// (hw/evalunit/matrix_unit.v): the field offsets, and the mask of the 5-bit counts.
+const PASSES_AT: u32 = 5;
+const WBASE_AT: u32 = 10;
+const BBASE_AT: u32 = 17;
+const COUNT_MASK: u32 = 31;
+/// The global configuration word `{layers[7:4], one perspective[0]}`: the layer count's offset.
+const LAYERS_AT: u32 = 4;
+
 /// Where the first dense layer's input `i` (of `P x H`) sits in the unit's input buffer: the
 /// side to move's lanes at 0-127, the other side's at 128-255.
 fn input_position(arch: &Arch, i: usize) -> usize {
@@ -145,9 +154,9 @@ impl Image {
             let chunks = span.div_ceil(COLS);
             let passes = d.outputs.div_ceil(ROWS);
             config[l] = chunks as u32
-                | (passes as u32) << 5
-                | (weights.len() as u32) << 10
-                | (biases.len() as u32) << 17;
+                | (passes as u32) << PASSES_AT
+                | (weights.len() as u32) << WBASE_AT
+                | (biases.len() as u32) << BBASE_AT;
             for p in 0..passes {
                 let mut bias = [0u32; ROWS];
                 for (r, b) in bias.iter_mut().enumerate() {
@@ -190,7 +199,7 @@ impl Image {
                 biases.len()
             ));
         }
-        config[LAYERS] = (arch.perspectives == 1) as u32 | (arch.layers.len() as u32) << 4;
+        config[LAYERS] = (arch.perspectives == 1) as u32 | (arch.layers.len() as u32) << LAYERS_AT;
         Ok(Image {
             features,
             weights,
@@ -203,10 +212,10 @@ impl Image {
     /// chunk, then [`DRAIN_CLOCKS`] for the pipeline to drain ([`OUT_DRAIN_CLOCKS`] after
     /// the output layer).
     pub fn matrix_clocks(&self) -> u64 {
-        let layers = (self.config[LAYERS] >> 4) as usize;
+        let layers = (self.config[LAYERS] >> LAYERS_AT) as usize;
         let issues: u64 = self.config[..layers]
             .iter()
-            .map(|&c| ((c & 31) * ((c >> 5) & 31)) as u64)
+            .map(|&c| ((c & COUNT_MASK) * ((c >> PASSES_AT) & COUNT_MASK)) as u64)
             .sum();
         issues + (layers as u64).saturating_sub(1) * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
     }
