@@ -4,7 +4,9 @@
 //!   crate (`estuary hw gen`).
 //! * [`traffic`]: the 32-bit words that cross the host/device boundary, and the measurement
 //!   of perft trees driven over it (`estuary hw traffic`).
+//! * [`stream`]: the order the generator streams its moves in, and its clocks per generate.
 
+pub mod stream;
 pub mod tables;
 pub mod traffic;
 
