@@ -34,14 +34,26 @@ fn walk(e: &mut RtlEval, pos: &mut Position, depth: u32) -> u64 {
     for &m in list.iter() {
         let before = *pos.board();
         pos.make(m);
+        let c0 = e.clocks();
         e.make(m, &before, pos.board());
+        let c1 = e.clocks();
+        // The unit takes the clocks of the Rust model of its make schedule, exactly.
+        assert_eq!(
+            c1.make - c0.make,
+            hw::evalunit::make_clocks(m),
+            "{m:?}: make clocks"
+        );
         n += walk(e, pos, depth - 1);
+        let c2 = e.clocks();
         e.unmake();
+        assert_eq!(e.clocks().unmake - c2.unmake, hw::evalunit::UNMAKE_CLOCKS);
         pos.unmake();
     }
     if !pos.in_check() {
         pos.make_null();
+        let c0 = e.clocks();
         e.make_null();
+        assert_eq!(e.clocks().null - c0.null, hw::evalunit::NULL_CLOCKS);
         n += walk(e, pos, depth - 1);
         e.unmake();
         pos.unmake();

@@ -8,6 +8,7 @@
 //! weight words, 32 bias words and 8 layers. Layout of every word:
 //! hw/evalunit/matrix_unit.v and estuary_evalunit.v.
 
+use chess::Move;
 use eval::chip::{Arch, ChipNet};
 use std::fmt;
 
@@ -47,6 +48,34 @@ pub const EVAL_COMMAND_CLOCKS: u64 = 4;
 /// buffer, with the child's first stack word, 5 clocks before the unit is ready for the next
 /// command (the last of its four words has landed).
 pub const EVAL_AHEAD_CLOCKS: u64 = 5;
+
+/// Clocks of a make beyond one a changed feature, from the command to the unit's next
+/// `ready`: the command register and decode, the parent's four stack words read and loaded,
+/// the child's four words written (hw/evalunit/acc_unit.v's make schedule).
+pub const MAKE_BASE_CLOCKS: u64 = 13;
+/// Clocks of a null move (the parent's four words copied).
+pub const NULL_CLOCKS: u64 = 14;
+/// Clocks of an unmake (a pointer move on the stack).
+pub const UNMAKE_CLOCKS: u64 = 2;
+
+/// The features a move changes, each one row a perspective: 2 for a quiet move or a
+/// promotion push (the mover off, the mover or the promoted piece on), 3 with a capture (en
+/// passant too), 4 for castling (king and rook).
+pub fn feature_changes(m: Move) -> u64 {
+    if m.is_castle() {
+        4
+    } else if m.is_capture() {
+        3
+    } else {
+        2
+    }
+}
+
+/// Clocks of a make of `m`, from the command to the unit's next `ready`. Exact: the
+/// co-simulation asserts it at every make.
+pub fn make_clocks(m: Move) -> u64 {
+    MAKE_BASE_CLOCKS + feature_changes(m)
+}
 
 /// The goal clock for the routed unit on the LFE5U-85F, MHz.
 pub const GOAL_MHZ: f64 = 100.0;
