@@ -4,6 +4,7 @@
 mod analyze;
 mod args;
 mod bench;
+mod chip;
 mod datagen;
 mod eval_cmd;
 mod hw;
@@ -39,6 +40,12 @@ commands:
                       bus words and device clocks of perft trees on the co-simulated generator
   hw eval [--net FILE] [--mhz F] [--repeat R]
                       the chip net on this CPU (AVX2, scalar) against the co-simulated unit
+  chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K]
+                      search on the model of the search machine (the whole search on chip):
+                      each iteration with its nodes and clocks, then the best move
+  chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K]
+                      the machine's model on the bench positions, then the software engine:
+                      nodes/s of the chip at F MHz against the software's, and the ratio
   uci                 the UCI engine (also what `estuary` with no arguments runs)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue | --net FILE] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
@@ -125,6 +132,7 @@ fn main() -> ExitCode {
         "datagen" => datagen::run(rest),
         "nnue" => nnue::run(rest),
         "hw" => hw::run(rest),
+        "chip" => chip::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(ExitCode::SUCCESS)

@@ -4,10 +4,13 @@
 //!
 //! * [`movegen`]: the move generator of `hw/movegen/`.
 //! * [`evalunit`]: the evaluation unit of `hw/evalunit/` (the chip net's memory image).
+//! * [`chip`]: the search machine over both units, its model at the level of commands and
+//!   clocks (docs/chip.md).
 //!
 //! Across units: [`amdahl`], the whole search's speedup when a unit moves into hardware, from
 //! a profile of the software and the co-simulation's clocks per call.
 
 pub mod amdahl;
+pub mod chip;
 pub mod evalunit;
 pub mod movegen;

@@ -44,6 +44,7 @@ const MAGIC: &[u8; 8] = b"ESTCHIP1";
 /// The chip net Estuary ships (the evaluation unit's default net and its RAM images in
 /// hw/evalunit/gen), trained by `estuary nnue train --arch chip` on `estuary datagen` games.
 static EMBEDDED: &[u8] = include_bytes!("../../nets/chip.nnue");
+static EMBEDDED_PURE: &[u8] = include_bytes!("../../nets/chip-pure.nnue");
 const FLAG_HYBRID: u32 = 1;
 const FLAG_ONE_PERSPECTIVE: u32 = 2;
 
@@ -361,6 +362,18 @@ impl ChipNet {
         NET.get_or_init(|| {
             std::sync::Arc::new(
                 ChipNet::from_bytes(EMBEDDED).expect("the embedded chip net is valid"),
+            )
+        })
+        .clone()
+    }
+
+    /// The built-in chip net without hand-crafted terms (parsed once): the search machine's,
+    /// which has no hand-crafted evaluation (crates/eval/nets/chip-pure.nnue).
+    pub fn embedded_pure() -> std::sync::Arc<ChipNet> {
+        static NET: std::sync::OnceLock<std::sync::Arc<ChipNet>> = std::sync::OnceLock::new();
+        NET.get_or_init(|| {
+            std::sync::Arc::new(
+                ChipNet::from_bytes(EMBEDDED_PURE).expect("the embedded pure chip net is valid"),
             )
         })
         .clone()

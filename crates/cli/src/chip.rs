@@ -1,0 +1,223 @@
+//! `estuary chip`: the search machine's model (`hw::chip`) from the command line.
+//!
+//! * `chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N]
+//!   [--tt-clocks K]` searches one position on the model and prints each iteration (depth,
+//!   score, nodes, clocks, PV), then the best move.
+//! * `chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F]
+//!   [--tt-entries N] [--tt-clocks K]` searches the bench positions to DEPTH on the model
+//!   (8 by default), then to D on the software engine (one thread; the bench's 12 by
+//!   default, long enough to time) in the same run: the chip's nodes per second at F MHz
+//!   (the clocks the model counts; the evaluation unit's routed Fmax by default) against
+//!   the software's on this machine, and the ratio.
+
+use crate::args::Args;
+use chess::{Board, Move};
+use hw::chip::{Config, Limits, Machine, Report};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+const USAGE: &str = "usage: estuary chip go [--fen FEN] [--depth D | --nodes N | --clocks C] \
+     [--net FILE] [--tt-entries N] [--tt-clocks K] | estuary chip bench [DEPTH] \
+     [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K]";
+
+/// Runs `estuary chip go|bench ...`.
+pub fn run(rest: &[String]) -> Result<ExitCode, String> {
+    let (sub, rest) = match rest.split_first() {
+        Some((s, r)) => (s.as_str(), r),
+        None => return Err(USAGE.into()),
+    };
+    match sub {
+        "go" => go(rest),
+        "bench" => bench(rest),
+        _ => Err(format!("unknown chip command '{sub}'\n{USAGE}")),
+    }
+}
+
+/// The machine for `--net`, `--tt-entries`, `--tt-clocks` (the built-in pure chip net by
+/// default).
+fn machine(args: &mut Args) -> Result<Machine, String> {
+    let net = match args.value("net") {
+        Some(p) => Arc::new(eval::chip::ChipNet::load(&p).map_err(|e| format!("{p}: {e}"))?),
+        None => eval::chip::ChipNet::embedded_pure(),
+    };
+    let mut config = Config::default();
+    if let Some(n) = args
+        .parsed::<usize>("tt-entries")
+        .map_err(|e| e.to_string())?
+    {
+        if n == 0 {
+            return Err("--tt-entries must be at least 1".into());
+        }
+        config.tt_entries = n;
+    }
+    if let Some(k) = args.parsed::<u64>("tt-clocks").map_err(|e| e.to_string())? {
+        config.tt_clocks = k;
+    }
+    Machine::new(net, config).map_err(|e| e.to_string())
+}
+
+fn score_text(score: i32) -> String {
+    match hw::chip::mate_in(score) {
+        Some(k) => format!("mate {k}"),
+        None => format!("cp {score}"),
+    }
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| format!("{m:?}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn go(rest: &[String]) -> Result<ExitCode, String> {
+    let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
+    let fen = args.value("fen");
+    let mut limits = Limits::default();
+    let mut set = 0;
+    if let Some(d) = args.parsed::<u32>("depth").map_err(|e| e.to_string())? {
+        if d == 0 || d as usize >= hw::chip::MAX_PLY {
+            return Err(format!("--depth must be 1 to {}", hw::chip::MAX_PLY - 1));
+        }
+        limits.depth = d;
+        set += 1;
+    }
+    if let Some(n) = args.parsed::<u64>("nodes").map_err(|e| e.to_string())? {
+        limits.nodes = n;
+        set += 1;
+    }
+    if let Some(c) = args.parsed::<u64>("clocks").map_err(|e| e.to_string())? {
+        limits.clocks = c;
+        set += 1;
+    }
+    if set == 0 {
+        limits.depth = 8;
+    }
+    let mut m = machine(&mut args)?;
+    args.finish().map_err(|e| e.to_string())?;
+    let board = match fen {
+        Some(f) => Board::from_fen(&f).map_err(|e| format!("bad FEN '{f}': {e:?}"))?,
+        None => Board::startpos(),
+    };
+    m.load(&board, &[]);
+    let out = m.go(limits, |r: &Report| {
+        println!(
+            "depth {} score {} nodes {} clocks {} pv {}",
+            r.depth,
+            score_text(r.score),
+            r.nodes,
+            r.clocks,
+            pv_text(&r.pv)
+        );
+    });
+    match out.best {
+        Some(b) => println!(
+            "bestmove {b:?} (nodes {}, of them quiescence {}, clocks {}{})",
+            out.nodes,
+            out.qnodes,
+            out.clocks,
+            if out.stopped { ", stopped" } else { "" }
+        ),
+        None => println!(
+            "no legal move: {}",
+            if board.in_check() {
+                "checkmate"
+            } else {
+                "stalemate"
+            }
+        ),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench(rest: &[String]) -> Result<ExitCode, String> {
+    let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
+    let depth: u32 = match args.positional().first() {
+        Some(d) => d
+            .parse()
+            .ok()
+            .filter(|d| (1..hw::chip::MAX_PLY as u32).contains(d))
+            .ok_or_else(|| format!("bad depth '{d}'"))?,
+        None => 8,
+    };
+    if args.positional().len() > 1 {
+        return Err(USAGE.into());
+    }
+    let count = args
+        .parsed::<usize>("positions")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(search::bench::POSITIONS.len())
+        .clamp(1, search::bench::POSITIONS.len());
+    let sw_depth = args
+        .parsed::<i32>("sw-depth")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(search::bench::DEFAULT_DEPTH);
+    if !(1..=64).contains(&sw_depth) {
+        return Err("--sw-depth must be 1 to 64".into());
+    }
+    let mhz = args
+        .parsed::<f64>("mhz")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(hw::evalunit::ROUTED_FMAX_MHZ);
+    if mhz.is_nan() || mhz <= 0.0 {
+        return Err("--mhz must be positive".into());
+    }
+    let mut m = machine(&mut args)?;
+    args.finish().map_err(|e| e.to_string())?;
+    let positions = &search::bench::POSITIONS[..count];
+    println!("the chip model, depth {depth}, {count} positions:");
+    let (mut nodes, mut clocks) = (0u64, 0u64);
+    let t0 = Instant::now();
+    for fen in positions {
+        let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
+        m.clear();
+        m.load(&b, &[]);
+        let out = m.go(
+            Limits {
+                depth,
+                ..Limits::default()
+            },
+            |_: &Report| {},
+        );
+        println!(
+            "  {:>9} nodes {:>11} clocks {:>6.1} clocks/node  {}  {fen}",
+            out.nodes,
+            out.clocks,
+            out.clocks as f64 / out.nodes.max(1) as f64,
+            out.best.map_or("none".into(), |b| format!("{b:?}")),
+        );
+        nodes += out.nodes;
+        clocks += out.clocks;
+    }
+    let model_s = t0.elapsed().as_secs_f64();
+    let chip_nps = nodes as f64 / (clocks as f64 / (mhz * 1e6));
+    println!(
+        "chip: {nodes} nodes in {clocks} clocks, {:.1} clocks a node: {:.0} nodes/s at {mhz} MHz \
+         (the model ran {:.0} nodes/s here)",
+        clocks as f64 / nodes.max(1) as f64,
+        chip_nps,
+        nodes as f64 / model_s.max(1e-9),
+    );
+    // The software engine on the same positions, one thread, in the same run.
+    let pool = search::ThreadPool::new(1, 16, device::SoftwareDevice::default);
+    pool.clear();
+    let listener: search::Listener = Arc::new(|_: &Board, _: search::Event| {});
+    let (mut sw_nodes, t0) = (0u64, Instant::now());
+    for fen in positions {
+        let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
+        pool.search_sync(search::bench::depth_job(b, sw_depth, &listener, pool.tt()));
+        sw_nodes += pool.last_nodes();
+    }
+    let sw_s = t0.elapsed().as_secs_f64();
+    let sw_nps = sw_nodes as f64 / sw_s.max(1e-9);
+    println!(
+        "software (one thread, this machine, depth {sw_depth}): {sw_nodes} nodes in {sw_s:.2} s: \
+         {sw_nps:.0} nodes/s"
+    );
+    println!(
+        "chip / software nodes/s: {:.2}x (goal: 5x)",
+        chip_nps / sw_nps
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,143 @@
+//! The search machine: River's whole search on chip, over our move generator and evaluation
+//! unit, as a Rust model at the level of their commands and clocks (what RiverSW was to
+//! River). The model is the specification the RTL sequencer is held to: the same tree, node
+//! for node, in the same clocks. Design and schedule: docs/chip.md.
+//!
+//! The machine drives two units through their command words and waits only where it must:
+//!
+//! * the move generator (`hw/movegen`): MAKE, UNMAKE, NULL, GEN; its moves stream one a clock
+//!   in the order [`crate::movegen::stream`] models, its in-check flag valid
+//!   [`IN_CHECK_CLOCKS`] after a make;
+//! * the evaluation unit (`hw/evalunit`): the same MAKE, UNMAKE and NULL words, then EVAL when
+//!   a score is wanted; its clocks are [`crate::evalunit::make_clocks`] and the net's
+//!   [`crate::evalunit::Image::eval_clocks`].
+//!
+//! Both units take a make in the same clock; the generator's stream and the evaluation then
+//! run side by side (a quiescence node generates its captures while the unit computes the
+//! stand-pat score).
+
+mod search;
+pub mod tt;
+
+pub use search::{Machine, NotForChip};
+
+/// Deepest ply of the node stack: a node at this ply returns its static evaluation.
+pub const MAX_PLY: usize = 64;
+/// The score of a mate at the root; a mate `n` plies away scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+
+/// Clocks from a MAKE to the generator's in-check flag of the new position: the command's
+/// decode and the 9 stages of the king analysis (hw/README.md), then the flag's register.
+pub const IN_CHECK_CLOCKS: u64 = 11;
+/// Clocks from a MAKE to the child's Zobrist hash: the key ROM read, then the xor.
+pub const HASH_CLOCKS: u64 = 2;
+/// Clocks of the path RAM's read before the repetition scan compares one hash a clock.
+pub const REPETITION_BASE_CLOCKS: u64 = 2;
+/// Clocks of a read from the transposition table in block RAM: address register, RAM,
+/// output register.
+pub const TT_BRAM_CLOCKS: u64 = 3;
+/// Clocks to fetch the next move to search from the move RAM (address, read).
+pub const NEXT_MOVE_CLOCKS: u64 = 2;
+/// Clocks to restore a node's frame from the node stack after a child returns.
+pub const RETURN_CLOCKS: u64 = 2;
+/// Clocks of a transposition-table write.
+pub const TT_WRITE_CLOCKS: u64 = 1;
+/// Clocks of an EVAL whose score the unit already holds: the command taken, dispatched,
+/// and the score's two stages (hw/evalunit: `EVAL_COMMAND_CLOCKS`).
+pub const EVAL_MIN_CLOCKS: u64 = crate::evalunit::EVAL_COMMAND_CLOCKS;
+/// Clocks of loading a position: 18 words to both units, then the evaluation unit's refresh
+/// (the bias row and one row a square, both perspectives, the stack words written).
+pub const LOAD_CLOCKS: u64 = 18 + 76;
+
+/// The machine's build-time choices.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Transposition-table entries (rounded down to a power of two).
+    pub tt_entries: usize,
+    /// Clocks of a table read: [`TT_BRAM_CLOCKS`] on chip, more behind the external-memory
+    /// port (its latency model).
+    pub tt_clocks: u64,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+}
+
+impl Default for Config {
+    /// 8,192 entries of 64 bits in block RAM (32 DP16KD), both prunings on.
+    fn default() -> Config {
+        Config {
+            tt_entries: 8192,
+            tt_clocks: TT_BRAM_CLOCKS,
+            null_move: true,
+            lmr: true,
+        }
+    }
+}
+
+/// What a search may spend.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration (1 to `MAX_PLY - 1`).
+    pub depth: u32,
+    /// Nodes.
+    pub nodes: u64,
+    /// Clocks, from the load of the position.
+    pub clocks: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            depth: MAX_PLY as u32 - 1,
+            nodes: u64::MAX,
+            clocks: u64::MAX,
+        }
+    }
+}
+
+/// One completed iteration, or the search's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The score for the side to move, centipawns or a mate score.
+    pub score: i32,
+    /// The principal variation, best move first.
+    pub pv: Vec<chess::Move>,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Clocks so far, from the load.
+    pub clocks: u64,
+}
+
+/// The answer to a GO.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The move to play; none when the side to move is mated or stalemated.
+    pub best: Option<chess::Move>,
+    /// The last completed iteration (its PV starts with `best` unless a deeper iteration
+    /// stopped early having found a better move).
+    pub report: Report,
+    /// Nodes of the whole search.
+    pub nodes: u64,
+    /// Of them, quiescence nodes.
+    pub qnodes: u64,
+    /// Clocks of the whole search, from the load of the position.
+    pub clocks: u64,
+    /// The budget ran out or the stop line was raised before the last iteration was done.
+    pub stopped: bool,
+}
+
+/// A mate score as moves: positive when the side to move mates.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}

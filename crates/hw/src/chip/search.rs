@@ -1,0 +1,610 @@
+//! The machine's search, command by command, with the clock of every step.
+//!
+//! Time is kept as the sequencer's clock `t` and the clock at which each unit takes its next
+//! command (`g_ready`, `e_ready`). A command is issued at the first clock the sequencer and
+//! the unit are both free; the sequencer waits for a result only where the algorithm needs it.
+
+use super::tt::{Bound, Table};
+use super::*;
+use crate::evalunit::{self, Image};
+use crate::movegen::stream;
+use chess::{Board, Move, MoveList};
+use device::{ChipEval, Evaluator};
+use eval::chip::ChipNet;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+const INF: i32 = MATE + 1;
+
+/// Why a net cannot run on the machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotForChip(pub String);
+
+impl fmt::Display for NotForChip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotForChip {}
+
+/// The search machine's model: one search core, its generator and its evaluation unit.
+pub struct Machine {
+    config: Config,
+    eval: ChipEval,
+    eval_clocks: u64,
+    tt: Table,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    boards: Vec<Board>,
+    lists: Vec<MoveList>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Hashes of the game before the root (oldest first), then of the path.
+    hashes: Vec<u64>,
+    game_hashes: usize,
+    stop: Arc<AtomicBool>,
+    limits: Limits,
+    aborted: bool,
+    nodes: u64,
+    qnodes: u64,
+    t: u64,
+    g_ready: u64,
+    e_ready: u64,
+    check_at: u64,
+    hash_at: u64,
+}
+
+/// Piece values of the quiescence search's pruning, by kind (pawn to king): the victim's
+/// worth in centipawns, and a rank to compare attacker with victim.
+const VICTIM_CP: [i32; 6] = [100, 300, 300, 500, 900, 0];
+const RANK: [u8; 6] = [1, 3, 3, 5, 9, 100];
+/// Delta pruning's margin: a capture that cannot lift the stand-pat score to within this of
+/// alpha is not searched.
+const DELTA_CP: i32 = 200;
+
+/// Whether the quiescence search passes over capture `m`: it cannot reach alpha even with
+/// the victim's worth and the margin (delta pruning), or a more valuable piece takes on a
+/// square the opponent attacks (the generator's attack map, with our king lifted).
+fn futile_capture(b: &Board, m: Move, stand_pat: i32, alpha: i32) -> bool {
+    if m.promotion().is_some() || m.is_en_passant() {
+        return false;
+    }
+    let victim = b.kind_on(m.to()).map_or(0, |k| k.index());
+    let attacker = b.kind_on(m.from()).map_or(0, |k| k.index());
+    if stand_pat + VICTIM_CP[victim] + DELTA_CP <= alpha {
+        return true;
+    }
+    let us = b.side_to_move();
+    let occ = chess::Bitboard(b.occupied().0 ^ (1u64 << b.king(us).index()));
+    RANK[attacker] > RANK[victim] && b.is_attacked_by(m.to(), us.flip(), occ)
+}
+
+fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && m.promotion().is_none()
+}
+
+fn to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s as i16
+}
+
+fn from_tt(score: i16, ply: usize) -> i32 {
+    let s = i32::from(score);
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+impl Machine {
+    /// A machine whose evaluation unit runs `net`. The chip computes no hand-crafted terms,
+    /// so a hybrid net is refused, as is one the unit cannot hold.
+    pub fn new(net: Arc<ChipNet>, config: Config) -> Result<Machine, NotForChip> {
+        if net.hybrid {
+            return Err(NotForChip(
+                "a hybrid chip net needs the hand-crafted evaluation, which the chip does not have: use a net trained without --hybrid".into(),
+            ));
+        }
+        let image = Image::of(&net).map_err(|e| NotForChip(e.to_string()))?;
+        let board = Board::startpos();
+        let mut eval = ChipEval::new(net);
+        eval.load(&board);
+        Ok(Machine {
+            config,
+            eval,
+            eval_clocks: image.eval_clocks(),
+            tt: Table::new(config.tt_entries),
+            killers: [[Move::NULL; 2]; MAX_PLY + 1],
+            boards: vec![board; MAX_PLY + 2],
+            lists: vec![MoveList::new(); MAX_PLY + 1],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            hashes: Vec::with_capacity(256),
+            game_hashes: 0,
+            stop: Arc::new(AtomicBool::new(false)),
+            limits: Limits::default(),
+            aborted: false,
+            nodes: 0,
+            qnodes: 0,
+            t: 0,
+            g_ready: 0,
+            e_ready: 0,
+            check_at: 0,
+            hash_at: 0,
+        })
+    }
+
+    /// The stop line ("decide now"): raised, the search answers with the best move found
+    /// so far at its next node. The search lowers it when it starts.
+    pub fn stop_line(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Clears the transposition table and the killers (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
+    }
+
+    /// Loads the position to search and the boards of the game before it, oldest first
+    /// (their hashes since the last irreversible move serve the repetition check).
+    pub fn load(&mut self, board: &Board, history: &[Board]) {
+        self.boards[0] = *board;
+        self.eval.load(board);
+        let keep = (board.halfmove_clock() as usize).min(history.len());
+        self.hashes.clear();
+        self.hashes
+            .extend(history[history.len() - keep..].iter().map(|b| b.hash()));
+        self.game_hashes = self.hashes.len();
+        self.hashes.push(board.hash());
+    }
+
+    // ---- the units' commands ----
+
+    fn make(&mut self, ply: usize, m: Move) {
+        let t = self.t.max(self.g_ready).max(self.e_ready);
+        self.g_ready = t + 1;
+        self.e_ready = t + evalunit::make_clocks(m);
+        self.check_at = t + IN_CHECK_CLOCKS;
+        self.hash_at = t + HASH_CLOCKS;
+        self.t = t + 1;
+        let before = self.boards[ply];
+        let after = before.played(m);
+        self.boards[ply + 1] = after;
+        self.eval.make(m, &before, &after);
+        self.hashes.push(after.hash());
+    }
+
+    fn make_null(&mut self, ply: usize) {
+        let t = self.t.max(self.g_ready).max(self.e_ready);
+        self.g_ready = t + 1;
+        self.e_ready = t + evalunit::NULL_CLOCKS;
+        self.check_at = t + IN_CHECK_CLOCKS;
+        self.hash_at = t + HASH_CLOCKS;
+        self.t = t + 1;
+        let mut after = self.boards[ply];
+        after.play_null();
+        self.boards[ply + 1] = after;
+        self.eval.make_null();
+        self.hashes.push(after.hash());
+    }
+
+    /// Takes back the last make or null move, then restores the node's frame.
+    fn unmake(&mut self) {
+        let t = self.t.max(self.g_ready).max(self.e_ready);
+        self.g_ready = t + 1;
+        self.e_ready = t + evalunit::UNMAKE_CLOCKS;
+        self.t = t + 1 + RETURN_CLOCKS;
+        self.eval.unmake();
+        self.hashes.pop();
+    }
+
+    /// EVAL, issued when the unit has done the make: the score of the node at `ply`.
+    fn evaluate(&mut self, ply: usize) -> i32 {
+        let made = self.e_ready;
+        let issued = self.t.max(made);
+        let done = (issued + EVAL_MIN_CLOCKS).max(made + self.eval_clocks);
+        self.e_ready = done;
+        self.t = self.t.max(done);
+        self.eval
+            .evaluate(&self.boards[ply])
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// GEN: the moves of the node at `ply` into its move RAM, in stream order; the sequencer
+    /// waits for the done pulse.
+    fn generate(&mut self, ply: usize, captures_only: bool) -> usize {
+        let t = self.t.max(self.g_ready);
+        let b = self.boards[ply];
+        stream::stream_order(&b, captures_only, &mut self.lists[ply]);
+        let n = self.lists[ply].len();
+        let done = t + stream::generate_clocks(&b, n as u64);
+        self.g_ready = done;
+        self.t = done;
+        n
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.limits.nodes
+            || self.t >= self.limits.clocks
+            || self.stop.load(Ordering::Relaxed)
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The repetition scan of the node at `ply`: whether its hash occurs 4, 6, ... plies
+    /// back within the reversible moves, and how many hashes were compared.
+    fn repetition(&self, ply: usize) -> (bool, u64) {
+        let b = &self.boards[ply];
+        let top = self.hashes.len() - 1;
+        let reach = (b.halfmove_clock() as usize).min(top);
+        let h = self.hashes[top];
+        let mut compared = 0;
+        let mut back = 4;
+        while back <= reach {
+            compared += 1;
+            if self.hashes[top - back] == h {
+                return (true, compared);
+            }
+            back += 2;
+        }
+        (false, compared)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let n = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+        // The copy runs one move a clock.
+        self.t += n as u64 + 1;
+    }
+
+    // ---- the search ----
+
+    /// A child of the node at `ply`, just made: the full search or the quiescence search.
+    fn child(&mut self, ply: usize, depth: i32, alpha: i32, beta: i32) -> i32 {
+        if depth <= 0 {
+            -self.qsearch(ply + 1, -beta, -alpha)
+        } else {
+            -self.search(ply + 1, depth, -beta, -alpha)
+        }
+    }
+
+    fn search(&mut self, ply: usize, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        let pv_node = beta - alpha > 1;
+        let b = self.boards[ply];
+        let hash = b.hash();
+        // Entry: the repetition scan and the table read start with the hash; the in-check
+        // flag comes from the generator.
+        let (repeated, compared) = self.repetition(ply);
+        let entry = self.tt.probe(hash);
+        let ready = self.hash_at + (REPETITION_BASE_CLOCKS + compared).max(self.config.tt_clocks);
+        self.t = self.t.max(ready).max(self.check_at);
+        if repeated || b.halfmove_clock() >= 100 {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate(ply);
+        }
+        let in_check = b.in_check();
+        let mut tt_move = Move::NULL;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            let s = from_tt(e.score, ply);
+            if !pv_node
+                && i32::from(e.depth) >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        // Null move: the evaluation is asked for as the unit finishes the make.
+        if self.config.null_move
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && stream::piece_sets(&b) > 0
+            && self.evaluate(ply) >= beta
+        {
+            let r = if depth >= 7 { 3 } else { 2 };
+            self.make_null(ply);
+            let s = self.child(ply, depth - 1 - r, beta - 1, beta);
+            self.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
+        }
+        let n = self.generate(ply, false);
+        if n == 0 {
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
+        // Order: the table's move, the captures and promotions in stream order, the killers,
+        // the quiet moves in stream order.
+        let mut order = [0u8; 256];
+        let mut k = 0;
+        let list = &self.lists[ply];
+        let killers = self.killers[ply];
+        let mut push = |i: usize| {
+            order[k] = i as u8;
+            k += 1;
+        };
+        let tt_at = list.iter().position(|m| *m == tt_move);
+        if let Some(i) = tt_at {
+            push(i);
+        }
+        for (i, m) in list.iter().enumerate() {
+            if !is_quiet(*m) && Some(i) != tt_at {
+                push(i);
+            }
+        }
+        let mut killer_at = [None; 2];
+        for (j, km) in killers.iter().enumerate() {
+            if let Some(i) = list.iter().position(|m| m == km) {
+                if is_quiet(*km) && Some(i) != tt_at {
+                    killer_at[j] = Some(i);
+                    push(i);
+                }
+            }
+        }
+        for (i, m) in list.iter().enumerate() {
+            if is_quiet(*m) && Some(i) != tt_at && !killer_at.contains(&Some(i)) {
+                push(i);
+            }
+        }
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        for (searched, &i) in order[..n].iter().enumerate() {
+            let m = self.lists[ply][i as usize];
+            self.t += NEXT_MOVE_CLOCKS;
+            self.make(ply, m);
+            let gives_check = self.boards[ply + 1].in_check();
+            let next = depth - 1 + i32::from(gives_check);
+            let mut s;
+            if searched == 0 {
+                s = self.child(ply, next, alpha, beta);
+            } else {
+                let reduce = self.config.lmr
+                    && depth >= 3
+                    && searched >= 3
+                    && is_quiet(m)
+                    && !in_check
+                    && !gives_check
+                    && !killers.contains(&m);
+                s = self.child(ply, next - i32::from(reduce), alpha, alpha + 1);
+                // A re-search takes the move back and makes it again: the child starts
+                // from a fresh make on both units.
+                if !self.aborted && s > alpha && reduce {
+                    self.unmake();
+                    self.make(ply, m);
+                    s = self.child(ply, next, alpha, alpha + 1);
+                }
+                if !self.aborted && s > alpha && s < beta {
+                    self.unmake();
+                    self.make(ply, m);
+                    s = self.child(ply, next, alpha, beta);
+                }
+            }
+            self.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = m;
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if s >= beta {
+                        if is_quiet(m) && self.killers[ply][0] != m {
+                            self.killers[ply] = [m, self.killers[ply][0]];
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(hash, best_move, to_tt(best, ply), depth as i8, bound);
+        self.t += TT_WRITE_CLOCKS;
+        best
+    }
+
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.qnodes += 1;
+        let pv_node = beta - alpha > 1;
+        if ply >= MAX_PLY {
+            return self.evaluate(ply);
+        }
+        // The generator's mode depends on the in-check flag: evasions in check, else
+        // captures while the unit computes the stand-pat score.
+        self.t = self.t.max(self.check_at);
+        let in_check = self.boards[ply].in_check();
+        let n = self.generate(ply, !in_check);
+        let mut best;
+        if in_check {
+            if n == 0 {
+                return -(MATE - ply as i32);
+            }
+            best = -INF;
+        } else {
+            best = self.evaluate(ply);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let stand_pat = best;
+        for i in 0..n {
+            let m = self.lists[ply][i];
+            self.t += NEXT_MOVE_CLOCKS;
+            if !in_check && futile_capture(&self.boards[ply], m, stand_pat, alpha) {
+                continue;
+            }
+            self.make(ply, m);
+            let s = -self.qsearch(ply + 1, -beta, -alpha);
+            self.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// GO: iterative deepening from the loaded position within `limits`; `on_iteration`
+    /// hears each completed iteration. Clocks count from the load of the position.
+    pub fn go(&mut self, limits: Limits, mut on_iteration: impl FnMut(&Report)) -> Outcome {
+        self.stop.store(false, Ordering::Relaxed);
+        self.limits = limits;
+        self.aborted = false;
+        self.nodes = 0;
+        self.qnodes = 0;
+        self.t = LOAD_CLOCKS;
+        self.g_ready = LOAD_CLOCKS;
+        self.e_ready = LOAD_CLOCKS;
+        self.check_at = LOAD_CLOCKS;
+        self.hashes.truncate(self.game_hashes + 1);
+        let root = self.boards[0];
+        let n = self.generate(0, false);
+        let mut report = Report {
+            depth: 0,
+            score: if n == 0 && root.in_check() { -MATE } else { 0 },
+            pv: Vec::new(),
+            nodes: 0,
+            clocks: self.t,
+        };
+        if n == 0 {
+            return Outcome {
+                best: None,
+                report,
+                nodes: 0,
+                qnodes: 0,
+                clocks: self.t,
+                stopped: false,
+            };
+        }
+        let mut roots: Vec<Move> = self.lists[0].iter().copied().collect();
+        let mut best = roots[0];
+        let mut stopped = false;
+        let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 1);
+        for depth in 1..=max_depth {
+            let mut alpha = -INF;
+            let beta = INF;
+            let mut iter_best = None;
+            self.nodes += 1;
+            for (i, &m) in roots.clone().iter().enumerate() {
+                self.t += NEXT_MOVE_CLOCKS;
+                self.make(0, m);
+                let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
+                let mut s = if i == 0 {
+                    self.child(0, next, alpha, beta)
+                } else {
+                    self.child(0, next, alpha, alpha + 1)
+                };
+                if i > 0 && !self.aborted && s > alpha {
+                    self.unmake();
+                    self.make(0, m);
+                    s = self.child(0, next, alpha, beta);
+                }
+                self.unmake();
+                if self.aborted {
+                    break;
+                }
+                if s > alpha {
+                    alpha = s;
+                    iter_best = Some((m, s));
+                    self.update_pv(0, m);
+                }
+            }
+            if self.aborted {
+                // A move that beat the last iteration's best, fully searched, is kept.
+                if let Some((m, _)) = iter_best {
+                    if m != roots[0] {
+                        best = m;
+                    }
+                }
+                stopped = true;
+                break;
+            }
+            let (m, score) = iter_best.expect("a root move is searched with a full window");
+            best = m;
+            // The best move first next time, the others in their order.
+            let at = roots.iter().position(|r| *r == m).unwrap_or(0);
+            roots[..=at].rotate_right(1);
+            report = Report {
+                depth,
+                score,
+                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                nodes: self.nodes,
+                clocks: self.t,
+            };
+            on_iteration(&report);
+            // A mate within the iteration's depth is final.
+            let plies = mate_in(score).map(|k| if k > 0 { 2 * k - 1 } else { -2 * k });
+            if plies.is_some_and(|p| p as u32 <= depth) {
+                break;
+            }
+        }
+        Outcome {
+            best: Some(best),
+            report,
+            nodes: self.nodes,
+            qnodes: self.qnodes,
+            clocks: self.t,
+            stopped,
+        }
+    }
+}
