@@ -46,7 +46,9 @@ commands:
   chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K]
                       the machine's model on the bench positions, then the software engine:
                       nodes/s of the chip at F MHz against the software's, and the ratio
-  uci                 the UCI engine (also what `estuary` with no arguments runs)
+  uci [--device software|chip-model]
+                      the UCI engine (also what `estuary` with no arguments runs); chip-model:
+                      the search machine's model, its time as chip clocks (docs/chip.md)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue | --net FILE] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
   bench [DEPTH] --device rtl [--positions N] [--eval chip [--net FILE]]

@@ -15,7 +15,13 @@ struct Engine {
 impl Engine {
     /// `estuary` with no arguments: it must speak UCI.
     fn start() -> Engine {
+        Engine::start_with(&[])
+    }
+
+    /// `estuary ARGS`, speaking UCI.
+    fn start_with(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_estuary"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -702,4 +708,73 @@ fn a_line_that_is_not_utf8_does_not_end_the_session() {
     let lines = e.until("bestmove", 10.0);
     assert_ne!(bestmove(&lines), "0000");
     e.send("quit");
+}
+
+/// The search machine's model behind UCI: a legal answer at a fixed depth with its chip
+/// clocks, `stop` ending `go infinite` at once, `go movetime` answered in time, bad input
+/// answered with an error and the engine still working.
+#[test]
+fn the_chip_model_speaks_uci() {
+    let mut e = Engine::start_with(&["uci", "--device", "chip-model"]);
+    e.send("uci");
+    let lines = e.until("uciok", 10.0);
+    assert!(lines.iter().any(|l| l.contains("chip-model")), "{lines:?}");
+    e.ready();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", 30.0);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("chip clocks")), "{lines:?}");
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let mut b = chess::Board::startpos();
+    for m in ["e2e4", "e7e5"] {
+        let mv = b.parse_uci_move(m).unwrap();
+        b.play(mv);
+    }
+    assert!(b.parse_uci_move(&best).is_ok(), "illegal bestmove {best}");
+    // Decide now: stop ends an infinite search with a move.
+    e.send("go infinite");
+    e.none("bestmove", 300);
+    let t = Instant::now();
+    e.send("stop");
+    e.until("bestmove", 2.0);
+    assert!(t.elapsed() < Duration::from_millis(500));
+    // The wall clock is kept whatever the chip budget.
+    let t = Instant::now();
+    e.send("go movetime 300");
+    e.until("bestmove", 5.0);
+    assert!(
+        t.elapsed() < Duration::from_millis(600),
+        "{:?}",
+        t.elapsed()
+    );
+    // Bad input: an error line, the engine unchanged.
+    for bad in [
+        "position fen not a fen",
+        "position startpos moves e2e5",
+        "go depth x",
+        "setoption name TT Entries value 0",
+        "setoption name EvalFile value /no/such/net",
+        "frobnicate",
+    ] {
+        e.send(bad);
+        let l = e.until("info string error", 5.0);
+        assert!(!l.is_empty(), "{bad}");
+    }
+    // A mated position: no move.
+    e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    e.send("go depth 2");
+    let lines = e.until("bestmove", 5.0);
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    e.send("quit");
+    e.exits_within(5.0);
 }

@@ -6,6 +6,7 @@
 //! Errors (bad FEN, illegal move, unknown command or option) become `info string` lines and
 //! leave the engine's previous state in place.
 
+mod chip;
 mod go;
 mod mate_search;
 
@@ -21,6 +22,7 @@ use std::sync::Arc;
 /// `EvalFile` value naming the network built into the program.
 pub const EMBEDDED_NET: &str = "<embedded>";
 
+pub use chip::{run_chip, CHIP_ENGINE_NAME};
 pub use go::parse_go;
 
 /// Where protocol output goes; called with one line at a time (no newline).
@@ -238,10 +240,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
 
     /// Handles one command line. Returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
-        let line = line.trim();
-        let (cmd, rest) = line
-            .split_once(char::is_whitespace)
-            .map_or((line, ""), |(c, r)| (c, r.trim()));
+        let (line, cmd, rest) = split_command(line);
         match cmd {
             "" => {}
             "uci" => {
@@ -308,12 +307,9 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     }
 
     fn setoption(&mut self, rest: &str) {
-        let Some(body) = rest.strip_prefix("name ") else {
-            return self.error("setoption needs 'name'");
-        };
-        let (name, value) = match body.split_once(" value ") {
-            Some((n, v)) => (n.trim(), v.trim()),
-            None => (body.trim(), ""),
+        let (name, value) = match parse_setoption(rest) {
+            Ok(nv) => nv,
+            Err(e) => return self.error(&e),
         };
         let lname = name.to_ascii_lowercase();
         let needs_idle = matches!(
@@ -423,46 +419,13 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     }
 
     fn set_position(&mut self, rest: &str) {
-        let (spec, moves) = match rest.split_once("moves") {
-            Some((s, m)) => (s.trim(), m.split_whitespace().collect::<Vec<_>>()),
-            None => (rest.trim(), Vec::new()),
-        };
-        let start = if spec == "startpos" {
-            Board::startpos()
-        } else if let Some(fen) = spec.strip_prefix("fen") {
-            match Board::from_fen(fen.trim()) {
-                Ok(b) => b,
-                Err(e) => {
-                    return self.error(&format!(
-                        "bad FEN '{}': {e}; position unchanged",
-                        fen.trim()
-                    ))
-                }
+        match parse_position(rest, self.chess960) {
+            Ok((start, moves)) => {
+                self.start = start;
+                self.moves = moves;
             }
-        } else {
-            return self.error(&format!(
-                "bad position command 'position {rest}'; position unchanged"
-            ));
-        };
-        let mut start = start;
-        if self.chess960 {
-            start.set_chess960(true);
+            Err(e) => self.error(&e),
         }
-        let mut b = start;
-        let mut parsed = Vec::with_capacity(moves.len());
-        for t in moves {
-            match b.parse_uci_move(t) {
-                Ok(m) => {
-                    parsed.push(m);
-                    b.play(m);
-                }
-                Err(e) => {
-                    return self.error(&format!("illegal move '{t}': {e}; position unchanged"))
-                }
-            }
-        }
-        self.start = start;
-        self.moves = parsed;
     }
 
     fn go(&mut self, rest: &str) {
@@ -512,6 +475,71 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
     }
 }
 
+/// A command line trimmed, its first word, and the rest trimmed.
+pub fn split_command(line: &str) -> (&str, &str, &str) {
+    let line = line.trim();
+    let (cmd, rest) = line
+        .split_once(char::is_whitespace)
+        .map_or((line, ""), |(c, r)| (c, r.trim()));
+    (line, cmd, rest)
+}
+
+/// The arguments of a `setoption` command: the option's name and its value (empty for a
+/// button).
+pub fn parse_setoption(rest: &str) -> Result<(&str, &str), String> {
+    let body = rest
+        .strip_prefix("name ")
+        .ok_or_else(|| "setoption needs 'name'".to_string())?;
+    Ok(match body.split_once(" value ") {
+        Some((n, v)) => (n.trim(), v.trim()),
+        None => (body.trim(), ""),
+    })
+}
+
+/// One protocol line at a time to `output`, flushed (the binaries' stdout).
+pub fn line_output(output: impl Write + Send + 'static) -> Output {
+    let output = std::sync::Mutex::new(output);
+    Arc::new(move |line: &str| {
+        if let Ok(mut w) = output.lock() {
+            let _ = writeln!(w, "{line}");
+            let _ = w.flush();
+        }
+    })
+}
+
+/// The arguments of a `position` command (`startpos | fen FEN` then `moves ...`): the start
+/// board and the moves played from it, each checked legal; the error says why not (the
+/// caller keeps its position).
+pub fn parse_position(rest: &str, chess960: bool) -> Result<(Board, Vec<Move>), String> {
+    let (spec, moves) = match rest.split_once("moves") {
+        Some((s, m)) => (s.trim(), m.split_whitespace().collect::<Vec<_>>()),
+        None => (rest.trim(), Vec::new()),
+    };
+    let mut start = if spec == "startpos" {
+        Board::startpos()
+    } else if let Some(fen) = spec.strip_prefix("fen") {
+        Board::from_fen(fen.trim())
+            .map_err(|e| format!("bad FEN '{}': {e}; position unchanged", fen.trim()))?
+    } else {
+        return Err(format!(
+            "bad position command 'position {rest}'; position unchanged"
+        ));
+    };
+    if chess960 {
+        start.set_chess960(true);
+    }
+    let mut b = start;
+    let mut parsed = Vec::with_capacity(moves.len());
+    for t in moves {
+        let m = b
+            .parse_uci_move(t)
+            .map_err(|e| format!("illegal move '{t}': {e}; position unchanged"))?;
+        parsed.push(m);
+        b.play(m);
+    }
+    Ok((start, parsed))
+}
+
 /// The lines of `input` until its end or a read error, without their line ends. A line that
 /// is not UTF-8 (a Latin-1 file name, say) comes with replacement characters instead of
 /// ending the session as `BufRead::lines` would.
@@ -540,14 +568,7 @@ pub fn run_with(
     output: impl Write + Send + 'static,
     hardware: Option<HardwarePools>,
 ) {
-    let output = std::sync::Mutex::new(output);
-    let out: Output = Arc::new(move |line: &str| {
-        if let Ok(mut w) = output.lock() {
-            let _ = writeln!(w, "{line}");
-            let _ = w.flush();
-        }
-    });
-    let mut uci = Uci::new(out);
+    let mut uci = Uci::new(line_output(output));
     if let Some(h) = hardware {
         uci = uci.with_hardware(h);
     }

@@ -145,7 +145,8 @@ impl Machine {
     }
 
     /// The stop line ("decide now"): raised, the search answers with the best move found
-    /// so far at its next node. The search lowers it when it starts.
+    /// so far at its next node. Whoever starts a search lowers it first; [`Machine::go`]
+    /// leaves it as it is, so a stop raised before the search begins is not lost.
     pub fn stop_line(&self) -> Arc<AtomicBool> {
         self.stop.clone()
     }
@@ -507,7 +508,6 @@ impl Machine {
     /// GO: iterative deepening from the loaded position within `limits`; `on_iteration`
     /// hears each completed iteration. Clocks count from the load of the position.
     pub fn go(&mut self, limits: Limits, mut on_iteration: impl FnMut(&Report)) -> Outcome {
-        self.stop.store(false, Ordering::Relaxed);
         self.limits = limits;
         self.aborted = false;
         self.nodes = 0;

@@ -1,0 +1,345 @@
+//! UCI in front of the search machine's model (`hw::chip`): `estuary uci --device chip-model`.
+//!
+//! A GUI or a match plays the chip at its projected speed: a move's time becomes a budget of
+//! chip clocks at `Clock MHz`, and the model stops at that budget. The model runs slower than
+//! the chip would, so the wall clock is watched too and the search never oversteps the time
+//! it was given (the answer is then the best move found when the time ran out). `go nodes`
+//! is scaled by `Nodes Percent` for node-odds matches (the chip at K x its speed ratio nodes
+//! against the software at K).
+
+use crate::{
+    line_output, lossy_lines, parse_go, parse_position, parse_setoption, split_command, Output,
+    DEFAULT_MOVE_OVERHEAD, EMBEDDED_NET,
+};
+use chess::{Board, Move};
+use hw::chip::{mate_in, Config, Limits, Machine, Report};
+use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Engine name reported to `uci`.
+pub const CHIP_ENGINE_NAME: &str = concat!("Estuary ", env!("CARGO_PKG_VERSION"), " chip-model");
+/// Default clock of the chip, MHz (the evaluation unit's routed Fmax, rounded down).
+pub const DEFAULT_MHZ: u64 = 101;
+
+struct ChipUci {
+    out: Output,
+    machine: Arc<Mutex<Machine>>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    search: Option<JoinHandle<()>>,
+    /// Raised while a search has not answered (lowered just before its `bestmove`).
+    running: Arc<std::sync::atomic::AtomicBool>,
+    config: Config,
+    eval_file: String,
+    mhz: u64,
+    nodes_percent: u64,
+    move_overhead: u64,
+    start: Board,
+    moves: Vec<Move>,
+}
+
+fn score_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(k) => format!("mate {k}"),
+        None => format!("cp {score}"),
+    }
+}
+
+fn load_net(file: &str) -> Result<Arc<eval::chip::ChipNet>, String> {
+    if file == EMBEDDED_NET {
+        Ok(eval::chip::ChipNet::embedded_pure())
+    } else {
+        eval::chip::ChipNet::load(file)
+            .map(Arc::new)
+            .map_err(|e| format!("{file}: {e}"))
+    }
+}
+
+impl ChipUci {
+    fn new(out: Output) -> ChipUci {
+        let config = Config::default();
+        let machine = Machine::new(eval::chip::ChipNet::embedded_pure(), config)
+            .expect("the built-in pure chip net runs on the machine");
+        let stop = machine.stop_line();
+        ChipUci {
+            out,
+            machine: Arc::new(Mutex::new(machine)),
+            stop,
+            search: None,
+            running: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            config,
+            eval_file: EMBEDDED_NET.into(),
+            mhz: DEFAULT_MHZ,
+            nodes_percent: 100,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            start: Board::startpos(),
+            moves: Vec::new(),
+        }
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn error(&self, msg: &str) {
+        self.say(&format!("info string error: {msg}"));
+    }
+
+    /// True while a search has not answered; one that has is joined (it is a moment from
+    /// done).
+    fn searching(&mut self) -> bool {
+        if !self.running.load(Ordering::Acquire) {
+            if let Some(h) = self.search.take() {
+                let _ = h.join();
+            }
+        }
+        self.search.is_some()
+    }
+
+    fn stop_and_wait(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.search.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// A new machine for the current options (idle only).
+    fn rebuild(&mut self, eval_file: &str, config: Config) -> Result<(), String> {
+        let net = load_net(eval_file)?;
+        let m = Machine::new(net, config).map_err(|e| e.to_string())?;
+        self.stop = m.stop_line();
+        self.machine = Arc::new(Mutex::new(m));
+        self.config = config;
+        self.eval_file = eval_file.into();
+        Ok(())
+    }
+
+    fn handle(&mut self, line: &str) -> bool {
+        let (line, cmd, rest) = split_command(line);
+        match cmd {
+            "" => {}
+            "uci" => {
+                self.say(&format!("id name {CHIP_ENGINE_NAME}"));
+                self.say("id author the Estuary authors");
+                self.say("option name TT Entries type spin default 8192 min 1 max 16777216");
+                self.say("option name TT Clocks type spin default 3 min 1 max 1000");
+                self.say(&format!(
+                    "option name Clock MHz type spin default {DEFAULT_MHZ} min 1 max 1000"
+                ));
+                self.say("option name Nodes Percent type spin default 100 min 1 max 100000");
+                self.say(&format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max 5000"));
+                self.say(&format!(
+                    "option name EvalFile type string default {EMBEDDED_NET}"
+                ));
+                self.say("option name Clear Hash type button");
+                self.say("uciok");
+            }
+            "isready" => self.say("readyok"),
+            "debug" => {}
+            "ucinewgame" => {
+                self.stop_and_wait();
+                if let Ok(mut m) = self.machine.lock() {
+                    m.clear();
+                }
+                self.start = Board::startpos();
+                self.moves.clear();
+            }
+            "setoption" => self.setoption(rest),
+            "position" => match parse_position(rest, false) {
+                Ok((start, moves)) => {
+                    self.start = start;
+                    self.moves = moves;
+                }
+                Err(e) => self.error(&e),
+            },
+            "go" => self.go(rest),
+            "stop" => self.stop_and_wait(),
+            "ponderhit" => {}
+            "quit" => {
+                self.stop_and_wait();
+                return false;
+            }
+            _ => self.error(&format!("unknown command '{line}'")),
+        }
+        true
+    }
+
+    fn setoption(&mut self, rest: &str) {
+        let (name, value) = match parse_setoption(rest) {
+            Ok(nv) => nv,
+            Err(e) => return self.error(&e),
+        };
+        if self.searching() {
+            return self.error(&format!("cannot change {name} while searching"));
+        }
+        let num = |lo: u64, hi: u64| -> Option<u64> {
+            value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v))
+        };
+        let bad = || format!("bad value '{value}' for option {name}");
+        let mut config = self.config;
+        let result = match name.to_ascii_lowercase().as_str() {
+            "tt entries" => num(1, 1 << 24).ok_or_else(bad).and_then(|n| {
+                config.tt_entries = n as usize;
+                let file = self.eval_file.clone();
+                self.rebuild(&file, config)
+            }),
+            "tt clocks" => num(1, 1000).ok_or_else(bad).and_then(|n| {
+                config.tt_clocks = n;
+                let file = self.eval_file.clone();
+                self.rebuild(&file, config)
+            }),
+            "clock mhz" => num(1, 1000).ok_or_else(bad).map(|n| self.mhz = n),
+            "nodes percent" => num(1, 100_000)
+                .ok_or_else(bad)
+                .map(|n| self.nodes_percent = n),
+            "move overhead" => num(0, 5000).ok_or_else(bad).map(|n| self.move_overhead = n),
+            "evalfile" => {
+                let file = if value.is_empty() {
+                    EMBEDDED_NET
+                } else {
+                    value
+                };
+                self.rebuild(file, config)
+            }
+            "clear hash" => {
+                if let Ok(mut m) = self.machine.lock() {
+                    m.clear();
+                }
+                Ok(())
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.error(&format!("{e}; option unchanged"));
+        }
+    }
+
+    fn go(&mut self, rest: &str) {
+        if self.searching() {
+            return self.error("already searching; send stop first");
+        }
+        let mut pos = chess::Position::new(self.start);
+        for &m in &self.moves {
+            pos.make(m);
+        }
+        let l = match parse_go(rest, &pos) {
+            Ok(l) => l,
+            Err(e) => return self.error(&e),
+        };
+        let board = *pos.board();
+        let history: Vec<Board> = pos.history().to_vec();
+        // The time this move may take, ms: a fixed time, or a share of the clock.
+        let white = board.side_to_move() == chess::Color::White;
+        let (time, inc) = if white {
+            (l.wtime, l.winc)
+        } else {
+            (l.btime, l.binc)
+        };
+        let overhead = self.move_overhead as i64;
+        let budget_ms: Option<i64> = if let Some(t) = l.movetime {
+            Some((t - overhead).max(1))
+        } else if let (Some(t), false) = (time, l.infinite) {
+            let share = t / i64::from(l.movestogo.unwrap_or(30)) + inc.unwrap_or(0) * 3 / 4;
+            Some(share.min(t - overhead).max(1))
+        } else {
+            None
+        };
+        let mut limits = Limits::default();
+        if let Some(d) = l.depth {
+            limits.depth = d.clamp(1, hw::chip::MAX_PLY as i32 - 1) as u32;
+        }
+        if let Some(n) = l.nodes {
+            limits.nodes = (n.saturating_mul(self.nodes_percent) / 100).max(1);
+        }
+        if let Some(ms) = budget_ms {
+            limits.clocks = hw::chip::LOAD_CLOCKS + ms as u64 * self.mhz * 1000;
+        }
+        let machine = self.machine.clone();
+        let stop = self.stop.clone();
+        let out = self.out.clone();
+        let mhz = self.mhz;
+        self.stop.store(false, Ordering::Relaxed);
+        self.running.store(true, Ordering::Release);
+        let running = self.running.clone();
+        self.search = Some(std::thread::spawn(move || {
+            let t0 = Instant::now();
+            // The wall clock's watch: the model is slower than the chip, and the GUI's clock
+            // is the real one.
+            let watch = budget_ms.map(|ms| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let end = t0 + Duration::from_millis(ms as u64);
+                    while Instant::now() < end && !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    stop.store(true, Ordering::Relaxed);
+                })
+            });
+            let mut m = match machine.lock() {
+                Ok(m) => m,
+                Err(e) => e.into_inner(),
+            };
+            m.load(&board, &history);
+            let info = |r: &Report| {
+                let ms = t0.elapsed().as_millis().max(1);
+                let mut b = board;
+                let pv: Vec<String> =
+                    r.pv.iter()
+                        .map(|m| {
+                            let t = b.move_to_uci(*m);
+                            b.play(*m);
+                            t
+                        })
+                        .collect();
+                out(&format!(
+                    "info depth {} score {} nodes {} time {ms} nps {} pv {}",
+                    r.depth,
+                    score_text(r.score),
+                    r.nodes,
+                    (r.nodes as u128 * 1000 / ms) as u64,
+                    pv.join(" ")
+                ));
+                out(&format!(
+                    "info string chip clocks {} ({:.1} ms at {mhz} MHz)",
+                    r.clocks,
+                    r.clocks as f64 / (mhz as f64 * 1000.0)
+                ));
+            };
+            let outcome = m.go(limits, info);
+            // Wait for stop under `go infinite`: the answer comes when the GUI asks.
+            while l.infinite && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            stop.store(true, Ordering::Relaxed);
+            if let Some(w) = watch {
+                let _ = w.join();
+            }
+            out(&format!(
+                "info string chip nodes {} clocks {} ({:.1} ms at {mhz} MHz)",
+                outcome.nodes,
+                outcome.clocks,
+                outcome.clocks as f64 / (mhz as f64 * 1000.0)
+            ));
+            running.store(false, Ordering::Release);
+            match outcome.best {
+                Some(b) => out(&format!("bestmove {}", board.move_to_uci(b))),
+                None => out("bestmove 0000"),
+            }
+        }));
+    }
+}
+
+/// Runs UCI over the search machine's model on `input`, writing to `output`, until `quit` or
+/// the end of input (a running search then still answers).
+pub fn run_chip(input: impl BufRead, output: impl Write + Send + 'static) {
+    let mut uci = ChipUci::new(line_output(output));
+    for line in lossy_lines(input) {
+        if !uci.handle(&line) {
+            return;
+        }
+    }
+    // End of input acts as stop: a running search answers.
+    uci.stop_and_wait();
+}
