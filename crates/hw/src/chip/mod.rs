@@ -16,6 +16,7 @@
 //! run side by side (a quiescence node generates its captures while the unit computes the
 //! stand-pat score).
 
+pub mod protocol;
 mod search;
 pub mod tt;
 

@@ -16,6 +16,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 const INF: i32 = MATE + 1;
+/// Reverse futility: a node of depth at most this returns its static evaluation when that is
+/// at least beta + the margin x depth.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 100;
+/// Futility: at depth at most this, quiet moves after the first are skipped when the static
+/// evaluation + the margin x depth is at most alpha.
+const FUTILITY_DEPTH: i32 = 2;
+const FUTILITY_MARGIN: i32 = 150;
 
 /// Why a net cannot run on the machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,12 +168,18 @@ impl Machine {
     /// Loads the position to search and the boards of the game before it, oldest first
     /// (their hashes since the last irreversible move serve the repetition check).
     pub fn load(&mut self, board: &Board, history: &[Board]) {
+        let hashes: Vec<u64> = history.iter().map(|b| b.hash()).collect();
+        self.load_hashes(board, &hashes);
+    }
+
+    /// [`Machine::load`] with the hashes of the earlier positions (what the host sends).
+    pub fn load_hashes(&mut self, board: &Board, history: &[u64]) {
         self.boards[0] = *board;
         self.eval.load(board);
         let keep = (board.halfmove_clock() as usize).min(history.len());
         self.hashes.clear();
         self.hashes
-            .extend(history[history.len() - keep..].iter().map(|b| b.hash()));
+            .extend_from_slice(&history[history.len() - keep..]);
         self.game_hashes = self.hashes.len();
         self.hashes.push(board.hash());
     }
@@ -210,16 +224,26 @@ impl Machine {
         self.hashes.pop();
     }
 
-    /// EVAL, issued when the unit has done the make: the score of the node at `ply`.
-    fn evaluate(&mut self, ply: usize) -> i32 {
+    /// EVAL, issued when the unit has done the make (or now, if later): the score of the
+    /// node at `ply` and the clock it is ready. The sequencer waits for it only when it needs
+    /// it; meanwhile the generator may stream.
+    fn request_eval(&mut self, ply: usize) -> (i32, u64) {
         let made = self.e_ready;
         let issued = self.t.max(made);
         let done = (issued + EVAL_MIN_CLOCKS).max(made + self.eval_clocks);
         self.e_ready = done;
-        self.t = self.t.max(done);
-        self.eval
+        let score = self
+            .eval
             .evaluate(&self.boards[ply])
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        (score, done)
+    }
+
+    /// [`Machine::request_eval`], then waiting for the score.
+    fn evaluate(&mut self, ply: usize) -> i32 {
+        let (score, done) = self.request_eval(ply);
+        self.t = self.t.max(done);
+        score
     }
 
     /// GEN: the moves of the node at `ply` into its move RAM, in stream order; the sequencer
@@ -322,30 +346,41 @@ impl Machine {
                 return s;
             }
         }
-        // Null move: the evaluation is asked for as the unit finishes the make.
-        if self.config.null_move
-            && !pv_node
-            && !in_check
-            && depth >= 3
-            && beta.abs() < MATE_BOUND
-            && stream::piece_sets(&b) > 0
-            && self.evaluate(ply) >= beta
-        {
-            let r = if depth >= 7 { 3 } else { 2 };
-            self.make_null(ply);
-            let s = self.child(ply, depth - 1 - r, beta - 1, beta);
-            self.unmake();
-            if self.aborted {
-                return 0;
-            }
-            if s >= beta {
-                return if s >= MATE_BOUND { beta } else { s };
-            }
-        }
+        // Below the PV, out of check: the static evaluation, asked for as the unit finishes
+        // the make, while the generator streams the moves.
+        let wants_eval = !pv_node && !in_check && beta.abs() < MATE_BOUND;
+        let requested = wants_eval.then(|| self.request_eval(ply));
         let n = self.generate(ply, false);
         if n == 0 {
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
+        let static_eval = requested.map(|(score, done)| {
+            self.t = self.t.max(done);
+            score
+        });
+        if let Some(e) = static_eval {
+            // Reverse futility: far enough above beta at a shallow node.
+            if depth <= RFP_DEPTH && e - RFP_MARGIN * depth >= beta {
+                return e;
+            }
+            // Null move, with a knight, bishop, rook or queen to move.
+            if self.config.null_move && depth >= 3 && e >= beta && stream::piece_sets(&b) > 0 {
+                let r = if depth >= 7 { 3 } else { 2 };
+                self.make_null(ply);
+                let s = self.child(ply, depth - 1 - r, beta - 1, beta);
+                self.unmake();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        // Futility: at depth 1 and 2, quiet moves after the first cannot lift a score this
+        // far below alpha.
+        let futile = static_eval
+            .is_some_and(|e| depth <= FUTILITY_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
         // Order: the table's move, the captures and promotions in stream order, the killers,
         // the quiet moves in stream order.
         let mut order = [0u8; 256];
@@ -382,9 +417,13 @@ impl Machine {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Move::NULL;
-        for (searched, &i) in order[..n].iter().enumerate() {
+        let mut searched = 0;
+        for &i in &order[..n] {
             let m = self.lists[ply][i as usize];
             self.t += NEXT_MOVE_CLOCKS;
+            if futile && searched > 0 && is_quiet(m) && !killers.contains(&m) {
+                continue;
+            }
             self.make(ply, m);
             let gives_check = self.boards[ply + 1].in_check();
             let next = depth - 1 + i32::from(gives_check);
@@ -399,7 +438,15 @@ impl Machine {
                     && !in_check
                     && !gives_check
                     && !killers.contains(&m);
-                s = self.child(ply, next - i32::from(reduce), alpha, alpha + 1);
+                // One ply, two from the eighth move at depth 6 or more.
+                let r = if !reduce {
+                    0
+                } else if searched >= 8 && depth >= 6 {
+                    2
+                } else {
+                    1
+                };
+                s = self.child(ply, next - r, alpha, alpha + 1);
                 // A re-search takes the move back and makes it again: the child starts
                 // from a fresh make on both units.
                 if !self.aborted && s > alpha && reduce {
@@ -417,6 +464,7 @@ impl Machine {
             if self.aborted {
                 return 0;
             }
+            searched += 1;
             if s > best {
                 best = s;
                 best_move = m;
