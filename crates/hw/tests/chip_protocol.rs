@@ -227,5 +227,18 @@ fn a_session_survives_bad_frames() {
         unreachable!()
     };
     assert!(stopped && Board::startpos().is_legal(best.unwrap()));
+    // A mated root: BEST without a move.
+    let mated =
+        Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").unwrap();
+    s.send(
+        &Request::Load {
+            board: mated,
+            history: vec![],
+        }
+        .encode(),
+    );
+    s.send(&go.encode());
+    let (_, best) = s.until_best(5.0);
+    assert!(matches!(best, Reply::Best { best: None, .. }), "{best:?}");
     s.pong();
 }

@@ -1,20 +1,25 @@
-//! UCI in front of the search machine's model (`hw::chip`): `estuary uci --device chip-model`.
+//! UCI in front of the search machine: `estuary uci --device chip-model`.
 //!
-//! A GUI or a match plays the chip at its projected speed: a move's time becomes a budget of
-//! chip clocks at `Clock MHz`, and the model stops at that budget. The model runs slower than
-//! the chip would, so the wall clock is watched too and the search never oversteps the time
-//! it was given (the answer is then the best move found when the time ran out). `go nodes`
-//! is scaled by `Nodes Percent` for node-odds matches (the chip at K x its speed ratio nodes
-//! against the software at K).
+//! The front end speaks the chip's host protocol (`hw::chip::protocol`: LOAD, GO, STOP,
+//! CLEAR frames; INFO, BEST, ERROR replies) over a link; today the link's far end is the
+//! model serving the protocol on a thread (`serve_model`), where a board's serial port will
+//! go. A GUI or a match plays the chip at its projected speed: a move's time becomes a budget
+//! of chip clocks at `Clock MHz`, and the chip stops at that budget. The model runs slower
+//! than the chip would, so the wall clock is watched too and a STOP goes down the link when
+//! the time is up (the answer is then the best move found so far). `go nodes` is scaled by
+//! `Nodes Percent` for node-odds matches (the chip at K x its speed ratio nodes against the
+//! software at K).
 
 use crate::{
     line_output, lossy_lines, parse_go, parse_position, parse_setoption, split_command, Output,
     DEFAULT_MOVE_OVERHEAD, EMBEDDED_NET,
 };
 use chess::{Board, Move};
-use hw::chip::{mate_in, Config, Limits, Machine, Report};
+use hw::chip::protocol::{serve_model, ErrorCode, Reply, ReplyReader, Request};
+use hw::chip::{mate_in, Config, Machine, Report};
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -23,14 +28,76 @@ use std::time::{Duration, Instant};
 pub const CHIP_ENGINE_NAME: &str = concat!("Estuary ", env!("CARGO_PKG_VERSION"), " chip-model");
 /// Default clock of the chip, MHz (the evaluation unit's routed Fmax, rounded down).
 pub const DEFAULT_MHZ: u64 = 101;
+/// How long the host waits for BEST after a STOP.
+const STOP_ANSWER: Duration = Duration::from_secs(2);
+/// The link's inter-byte timeout.
+const LINK_TIMEOUT: Duration = Duration::from_millis(200);
+
+/// The host's end of the link to a chip: request bytes out, decoded replies in.
+struct Link {
+    tx: Option<Sender<u8>>,
+    replies: Arc<Mutex<Receiver<Reply>>>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Link {
+    /// The model behind the protocol, on threads of its own.
+    fn model(machine: Machine) -> Link {
+        let (tx, rx) = channel::<u8>();
+        let (chip_tx, chip_rx) = channel::<Vec<u8>>();
+        let (reply_tx, reply_rx) = channel::<Reply>();
+        let server = std::thread::spawn(move || serve_model(machine, rx, chip_tx, LINK_TIMEOUT));
+        let decoder = std::thread::spawn(move || {
+            let mut reader = ReplyReader::default();
+            for chunk in chip_rx {
+                for b in chunk {
+                    if let Some(r) = reader.push(b) {
+                        // A reply that arrives damaged is reported as what it is.
+                        let _ = reply_tx.send(r.unwrap_or_else(Reply::Error));
+                    }
+                }
+            }
+        });
+        Link {
+            tx: Some(tx),
+            replies: Arc::new(Mutex::new(reply_rx)),
+            threads: vec![server, decoder],
+        }
+    }
+
+    fn sender(&self) -> Sender<u8> {
+        self.tx.clone().expect("the link is open")
+    }
+
+    fn send(&self, r: &Request) {
+        send_on(&self.sender(), r);
+    }
+}
+
+fn send_on(tx: &Sender<u8>, r: &Request) {
+    for b in r.encode() {
+        let _ = tx.send(b);
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        // Closing the line ends the server, which ends the decoder.
+        self.tx.take();
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
 
 struct ChipUci {
     out: Output,
-    machine: Arc<Mutex<Machine>>,
-    stop: Arc<std::sync::atomic::AtomicBool>,
+    link: Link,
+    /// Raised by `stop` (the search's thread then sends STOP down the link).
+    stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
     /// Raised while a search has not answered (lowered just before its `bestmove`).
-    running: Arc<std::sync::atomic::AtomicBool>,
+    running: Arc<AtomicBool>,
     config: Config,
     eval_file: String,
     mhz: u64,
@@ -62,13 +129,12 @@ impl ChipUci {
         let config = Config::default();
         let machine = Machine::new(eval::chip::ChipNet::embedded_pure(), config)
             .expect("the built-in pure chip net runs on the machine");
-        let stop = machine.stop_line();
         ChipUci {
             out,
-            machine: Arc::new(Mutex::new(machine)),
-            stop,
+            link: Link::model(machine),
+            stop: Arc::new(AtomicBool::new(false)),
             search: None,
-            running: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            running: Arc::new(AtomicBool::new(false)),
             config,
             eval_file: EMBEDDED_NET.into(),
             mhz: DEFAULT_MHZ,
@@ -109,8 +175,7 @@ impl ChipUci {
     fn rebuild(&mut self, eval_file: &str, config: Config) -> Result<(), String> {
         let net = load_net(eval_file)?;
         let m = Machine::new(net, config).map_err(|e| e.to_string())?;
-        self.stop = m.stop_line();
-        self.machine = Arc::new(Mutex::new(m));
+        self.link = Link::model(m);
         self.config = config;
         self.eval_file = eval_file.into();
         Ok(())
@@ -140,9 +205,7 @@ impl ChipUci {
             "debug" => {}
             "ucinewgame" => {
                 self.stop_and_wait();
-                if let Ok(mut m) = self.machine.lock() {
-                    m.clear();
-                }
+                self.link.send(&Request::Clear);
                 self.start = Board::startpos();
                 self.moves.clear();
             }
@@ -204,9 +267,7 @@ impl ChipUci {
                 self.rebuild(file, config)
             }
             "clear hash" => {
-                if let Ok(mut m) = self.machine.lock() {
-                    m.clear();
-                }
+                self.link.send(&Request::Clear);
                 Ok(())
             }
             _ => Err(format!("unknown option '{name}'")),
@@ -229,7 +290,6 @@ impl ChipUci {
             Err(e) => return self.error(&e),
         };
         let board = *pos.board();
-        let history: Vec<Board> = pos.history().to_vec();
         // The time this move may take, ms: a fixed time, or a share of the clock.
         let white = board.side_to_move() == chess::Color::White;
         let (time, inc) = if white {
@@ -246,17 +306,30 @@ impl ChipUci {
         } else {
             None
         };
-        let mut limits = Limits::default();
-        if let Some(d) = l.depth {
-            limits.depth = d.clamp(1, hw::chip::MAX_PLY as i32 - 1) as u32;
-        }
-        if let Some(n) = l.nodes {
-            limits.nodes = (n.saturating_mul(self.nodes_percent) / 100).max(1);
-        }
-        if let Some(ms) = budget_ms {
-            limits.clocks = hw::chip::LOAD_CLOCKS + ms as u64 * self.mhz * 1000;
-        }
-        let machine = self.machine.clone();
+        let depth = l
+            .depth
+            .map_or(0, |d| d.clamp(1, hw::chip::MAX_PLY as i32 - 1) as u8);
+        let nodes = l
+            .nodes
+            .map_or(0, |n| (n.saturating_mul(self.nodes_percent) / 100).max(1));
+        let clocks = budget_ms.map_or(0, |ms| hw::chip::LOAD_CLOCKS + ms as u64 * self.mhz * 1000);
+        // The game since the last irreversible move, as hashes: the chip's repetition check
+        // (a LOAD carries at most MAX_HISTORY).
+        let keep = (board.halfmove_clock() as usize)
+            .min(hw::chip::protocol::MAX_HISTORY)
+            .min(pos.history().len());
+        let history = pos.history()[pos.history().len() - keep..]
+            .iter()
+            .map(|b| b.hash())
+            .collect();
+        self.link.send(&Request::Load { board, history });
+        self.link.send(&Request::Go {
+            depth,
+            nodes,
+            clocks,
+        });
+        let replies = self.link.replies.clone();
+        let line = self.link.sender();
         let stop = self.stop.clone();
         let out = self.out.clone();
         let mhz = self.mhz;
@@ -265,23 +338,11 @@ impl ChipUci {
         let running = self.running.clone();
         self.search = Some(std::thread::spawn(move || {
             let t0 = Instant::now();
-            // The wall clock's watch: the model is slower than the chip, and the GUI's clock
-            // is the real one.
-            let watch = budget_ms.map(|ms| {
-                let stop = stop.clone();
-                std::thread::spawn(move || {
-                    let end = t0 + Duration::from_millis(ms as u64);
-                    while Instant::now() < end && !stop.load(Ordering::Relaxed) {
-                        std::thread::sleep(Duration::from_millis(2));
-                    }
-                    stop.store(true, Ordering::Relaxed);
-                })
-            });
-            let mut m = match machine.lock() {
-                Ok(m) => m,
+            let deadline = budget_ms.map(|ms| t0 + Duration::from_millis(ms as u64));
+            let replies = match replies.lock() {
+                Ok(r) => r,
                 Err(e) => e.into_inner(),
             };
-            m.load(&board, &history);
             let info = |r: &Report| {
                 let ms = t0.elapsed().as_millis().max(1);
                 let mut b = board;
@@ -307,23 +368,56 @@ impl ChipUci {
                     r.clocks as f64 / (mhz as f64 * 1000.0)
                 ));
             };
-            let outcome = m.go(limits, info);
-            // Wait for stop under `go infinite`: the answer comes when the GUI asks.
+            // Replies until BEST; STOP goes down the line when `stop` is raised or the wall
+            // clock's time is up.
+            let mut stop_sent: Option<Instant> = None;
+            let mut best: Option<(Option<Move>, Report)> = None;
+            while best.is_none() {
+                let time_up = deadline.is_some_and(|d| Instant::now() >= d);
+                if stop_sent.is_none() && (time_up || stop.load(Ordering::Relaxed)) {
+                    send_on(&line, &Request::Stop);
+                    stop_sent = Some(Instant::now());
+                }
+                // A chip that does not answer a STOP is given up on: the host is not wedged.
+                if stop_sent.is_some_and(|t| t.elapsed() > STOP_ANSWER) {
+                    out("info string error: the chip did not answer STOP");
+                    best = Some((None, Report::default()));
+                    break;
+                }
+                match replies.recv_timeout(Duration::from_millis(2)) {
+                    Ok(Reply::Info(r)) => info(&r),
+                    Ok(Reply::Best {
+                        best: m, report, ..
+                    }) => best = Some((m, report)),
+                    Ok(Reply::Error(e)) => {
+                        out(&format!("info string error: the chip answered {e:?}"));
+                        if matches!(
+                            e,
+                            ErrorCode::Busy | ErrorCode::NoPosition | ErrorCode::BadPosition
+                        ) {
+                            best = Some((None, Report::default()));
+                        }
+                    }
+                    Ok(Reply::Pong) | Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        out("info string error: the link to the chip is closed");
+                        best = Some((None, Report::default()));
+                    }
+                }
+            }
+            // Under `go infinite` the answer waits for stop.
             while l.infinite && !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(2));
             }
-            stop.store(true, Ordering::Relaxed);
-            if let Some(w) = watch {
-                let _ = w.join();
-            }
+            let (m, report) = best.unwrap_or_default();
             out(&format!(
                 "info string chip nodes {} clocks {} ({:.1} ms at {mhz} MHz)",
-                outcome.nodes,
-                outcome.clocks,
-                outcome.clocks as f64 / (mhz as f64 * 1000.0)
+                report.nodes,
+                report.clocks,
+                report.clocks as f64 / (mhz as f64 * 1000.0)
             ));
             running.store(false, Ordering::Release);
-            match outcome.best {
+            match m {
                 Some(b) => out(&format!("bestmove {}", board.move_to_uci(b))),
                 None => out("bestmove 0000"),
             }

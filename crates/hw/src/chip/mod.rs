@@ -100,7 +100,7 @@ impl Default for Limits {
 }
 
 /// One completed iteration, or the search's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
     /// The iteration's depth.
     pub depth: u32,

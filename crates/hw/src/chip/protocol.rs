@@ -362,7 +362,7 @@ impl Reply {
             } => {
                 // The PV sent starts with the move to play.
                 let mut pv: Vec<Move> = best.iter().copied().collect();
-                if report.pv.first() == best.as_ref() {
+                if best.is_some() && report.pv.first() == best.as_ref() {
                     pv.extend_from_slice(&report.pv[1..]);
                 }
                 frame(T_BEST, &report_bytes(report, Some(*stopped), &pv))
