@@ -301,8 +301,10 @@ impl ChipUci {
         let budget_ms: Option<i64> = if let Some(t) = l.movetime {
             Some((t - overhead).max(1))
         } else if let (Some(t), false) = (time, l.infinite) {
+            // The overhead comes off every move's share: each answer lands a little after the
+            // STOP, and with only part of the increment kept back the clock would drain.
             let share = t / i64::from(l.movestogo.unwrap_or(30)) + inc.unwrap_or(0) * 3 / 4;
-            Some(share.min(t - overhead).max(1))
+            Some((share - overhead).min(t - 2 * overhead).max(1))
         } else {
             None
         };

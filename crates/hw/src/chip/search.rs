@@ -24,6 +24,9 @@ const RFP_MARGIN: i32 = 100;
 /// evaluation + the margin x depth is at most alpha.
 const FUTILITY_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
+/// Aspiration windows at the root from this depth, this wide either side of the last score.
+const ASPIRATION_DEPTH: u32 = 5;
+const ASPIRATION_CP: i32 = 40;
 
 /// Why a net cannot run on the machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -588,34 +591,53 @@ impl Machine {
         let mut best = roots[0];
         let mut stopped = false;
         let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 1);
+        let mut last_score: i32 = 0;
         for depth in 1..=max_depth {
-            let mut alpha = -INF;
-            let beta = INF;
-            let mut iter_best = None;
-            self.nodes += 1;
-            for (i, &m) in roots.clone().iter().enumerate() {
-                self.t += NEXT_MOVE_CLOCKS;
-                self.make(0, m);
-                let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
-                let mut s = if i == 0 {
-                    self.child(0, next, alpha, beta)
-                } else {
-                    self.child(0, next, alpha, alpha + 1)
-                };
-                if i > 0 && !self.aborted && s > alpha {
-                    self.unmake();
+            // Aspiration: from depth 5 a window around the last score; a score outside it
+            // searches the iteration again with the full window.
+            let mut window = if depth >= ASPIRATION_DEPTH && last_score.abs() < MATE_BOUND {
+                (last_score - ASPIRATION_CP, last_score + ASPIRATION_CP)
+            } else {
+                (-INF, INF)
+            };
+            let mut iter_best;
+            loop {
+                let (lo, beta) = window;
+                let mut alpha = lo;
+                iter_best = None;
+                self.nodes += 1;
+                for (i, &m) in roots.clone().iter().enumerate() {
+                    self.t += NEXT_MOVE_CLOCKS;
                     self.make(0, m);
-                    s = self.child(0, next, alpha, beta);
+                    let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
+                    let mut s = if i == 0 {
+                        self.child(0, next, alpha, beta)
+                    } else {
+                        self.child(0, next, alpha, alpha + 1)
+                    };
+                    if i > 0 && !self.aborted && s > alpha && s < beta {
+                        self.unmake();
+                        self.make(0, m);
+                        s = self.child(0, next, alpha, beta);
+                    }
+                    self.unmake();
+                    if self.aborted {
+                        break;
+                    }
+                    if s > alpha {
+                        alpha = s;
+                        iter_best = Some((m, s));
+                        self.update_pv(0, m);
+                        if s >= beta {
+                            break;
+                        }
+                    }
                 }
-                self.unmake();
-                if self.aborted {
+                let inside = iter_best.is_some_and(|(_, s)| s > lo && s < beta);
+                if self.aborted || inside || window == (-INF, INF) {
                     break;
                 }
-                if s > alpha {
-                    alpha = s;
-                    iter_best = Some((m, s));
-                    self.update_pv(0, m);
-                }
+                window = (-INF, INF);
             }
             if self.aborted {
                 // A move that beat the last iteration's best, fully searched, is kept.
@@ -629,6 +651,7 @@ impl Machine {
             }
             let (m, score) = iter_best.expect("a root move is searched with a full window");
             best = m;
+            last_score = score;
             // The best move first next time, the others in their order.
             let at = roots.iter().position(|r| *r == m).unwrap_or(0);
             roots[..=at].rotate_right(1);
