@@ -12,7 +12,7 @@
 
 use crate::args::Args;
 use chess::{Board, Move};
-use hw::chip::{Config, Limits, Machine, Report};
+use hw::chip::{score_text, Config, Limits, Machine, Report};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -37,10 +37,7 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
 /// The machine for `--net`, `--tt-entries`, `--tt-clocks` (the built-in pure chip net by
 /// default).
 fn machine(args: &mut Args) -> Result<Machine, String> {
-    let net = match args.value("net") {
-        Some(p) => Arc::new(eval::chip::ChipNet::load(&p).map_err(|e| format!("{p}: {e}"))?),
-        None => eval::chip::ChipNet::embedded_pure(),
-    };
+    let net = hw::chip::chip_net(args.value("net").as_deref())?;
     let mut config = Config::default();
     if let Some(n) = args
         .parsed::<usize>("tt-entries")
@@ -55,13 +52,6 @@ fn machine(args: &mut Args) -> Result<Machine, String> {
         config.tt_clocks = k;
     }
     Machine::new(net, config).map_err(|e| e.to_string())
-}
-
-fn score_text(score: i32) -> String {
-    match hw::chip::mate_in(score) {
-        Some(k) => format!("mate {k}"),
-        None => format!("cp {score}"),
-    }
 }
 
 fn pv_text(pv: &[Move]) -> String {

@@ -16,7 +16,7 @@ use crate::{
 };
 use chess::{Board, Move};
 use hw::chip::protocol::{serve_model, ErrorCode, Reply, ReplyReader, Request};
-use hw::chip::{mate_in, Config, Machine, Report};
+use hw::chip::{score_text, Config, Machine, Report};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -107,23 +107,6 @@ struct ChipUci {
     moves: Vec<Move>,
 }
 
-fn score_text(score: i32) -> String {
-    match mate_in(score) {
-        Some(k) => format!("mate {k}"),
-        None => format!("cp {score}"),
-    }
-}
-
-fn load_net(file: &str) -> Result<Arc<eval::chip::ChipNet>, String> {
-    if file == EMBEDDED_NET {
-        Ok(eval::chip::ChipNet::embedded_pure())
-    } else {
-        eval::chip::ChipNet::load(file)
-            .map(Arc::new)
-            .map_err(|e| format!("{file}: {e}"))
-    }
-}
-
 impl ChipUci {
     fn new(out: Output) -> ChipUci {
         let config = Config::default();
@@ -173,7 +156,7 @@ impl ChipUci {
 
     /// A new machine for the current options (idle only).
     fn rebuild(&mut self, eval_file: &str, config: Config) -> Result<(), String> {
-        let net = load_net(eval_file)?;
+        let net = hw::chip::chip_net((eval_file != EMBEDDED_NET).then_some(eval_file))?;
         let m = Machine::new(net, config).map_err(|e| e.to_string())?;
         self.link = Link::model(m);
         self.config = config;
@@ -241,17 +224,25 @@ impl ChipUci {
             value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v))
         };
         let bad = || format!("bad value '{value}' for option {name}");
-        let mut config = self.config;
+        let (config, file) = (self.config, self.eval_file.clone());
         let result = match name.to_ascii_lowercase().as_str() {
             "tt entries" => num(1, 1 << 24).ok_or_else(bad).and_then(|n| {
-                config.tt_entries = n as usize;
-                let file = self.eval_file.clone();
-                self.rebuild(&file, config)
+                self.rebuild(
+                    &file,
+                    Config {
+                        tt_entries: n as usize,
+                        ..config
+                    },
+                )
             }),
             "tt clocks" => num(1, 1000).ok_or_else(bad).and_then(|n| {
-                config.tt_clocks = n;
-                let file = self.eval_file.clone();
-                self.rebuild(&file, config)
+                self.rebuild(
+                    &file,
+                    Config {
+                        tt_clocks: n,
+                        ..config
+                    },
+                )
             }),
             "clock mhz" => num(1, 1000).ok_or_else(bad).map(|n| self.mhz = n),
             "nodes percent" => num(1, 100_000)

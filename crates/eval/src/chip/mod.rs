@@ -46,6 +46,17 @@ const MAGIC: &[u8; 8] = b"ESTCHIP1";
 static EMBEDDED: &[u8] = include_bytes!("../../nets/chip.nnue");
 static EMBEDDED_PURE: &[u8] = include_bytes!("../../nets/chip-pure.nnue");
 const FLAG_HYBRID: u32 = 1;
+
+/// A built-in net, parsed on first use into `cell` (the bytes are checked by the tests).
+fn parsed_once(
+    cell: &'static std::sync::OnceLock<std::sync::Arc<ChipNet>>,
+    bytes: &[u8],
+) -> std::sync::Arc<ChipNet> {
+    cell.get_or_init(|| {
+        std::sync::Arc::new(ChipNet::from_bytes(bytes).expect("a built-in chip net is valid"))
+    })
+    .clone()
+}
 const FLAG_ONE_PERSPECTIVE: u32 = 2;
 
 /// The shape of a chip net.
@@ -359,24 +370,14 @@ impl ChipNet {
     /// The built-in chip net (parsed once).
     pub fn embedded() -> std::sync::Arc<ChipNet> {
         static NET: std::sync::OnceLock<std::sync::Arc<ChipNet>> = std::sync::OnceLock::new();
-        NET.get_or_init(|| {
-            std::sync::Arc::new(
-                ChipNet::from_bytes(EMBEDDED).expect("the embedded chip net is valid"),
-            )
-        })
-        .clone()
+        parsed_once(&NET, EMBEDDED)
     }
 
     /// The built-in chip net without hand-crafted terms (parsed once): the search machine's,
     /// which has no hand-crafted evaluation (crates/eval/nets/chip-pure.nnue).
     pub fn embedded_pure() -> std::sync::Arc<ChipNet> {
         static NET: std::sync::OnceLock<std::sync::Arc<ChipNet>> = std::sync::OnceLock::new();
-        NET.get_or_init(|| {
-            std::sync::Arc::new(
-                ChipNet::from_bytes(EMBEDDED_PURE).expect("the embedded pure chip net is valid"),
-            )
-        })
-        .clone()
+        parsed_once(&NET, EMBEDDED_PURE)
     }
 
     /// Reads a net file.

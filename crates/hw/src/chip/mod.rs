@@ -132,6 +132,24 @@ pub struct Outcome {
     pub stopped: bool,
 }
 
+/// A score as UCI writes it: `mate N` (moves, negative when mated) or `cp N`.
+pub fn score_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(k) => format!("mate {k}"),
+        None => format!("cp {score}"),
+    }
+}
+
+/// The machine's net: the file `path` (a pure chip net), or the built-in pure one.
+pub fn chip_net(path: Option<&str>) -> Result<std::sync::Arc<eval::chip::ChipNet>, String> {
+    match path {
+        None => Ok(eval::chip::ChipNet::embedded_pure()),
+        Some(p) => eval::chip::ChipNet::load(p)
+            .map(std::sync::Arc::new)
+            .map_err(|e| format!("{p}: {e}")),
+    }
+}
+
 /// A mate score as moves: positive when the side to move mates.
 pub fn mate_in(score: i32) -> Option<i32> {
     if score >= MATE_BOUND {

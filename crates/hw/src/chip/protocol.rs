@@ -152,6 +152,13 @@ pub fn crc8(bytes: &[u8]) -> u8 {
     c
 }
 
+/// The little-endian `u64` at `at` of `p` (the caller has checked the length).
+fn le_u64(p: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&p[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
 /// A frame of `kind` carrying `payload`.
 pub fn frame(kind: u8, payload: &[u8]) -> Vec<u8> {
     let len = payload.len() as u16;
@@ -309,21 +316,17 @@ impl Request {
                     return Err(ErrorCode::BadPayload);
                 }
                 let board = decode_position(&p[..POSITION_BYTES]).ok_or(ErrorCode::BadPosition)?;
-                let history = rest
-                    .chunks(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                    .collect();
+                let history = (0..rest.len() / 8).map(|i| le_u64(rest, 8 * i)).collect();
                 Ok(Request::Load { board, history })
             }
             T_GO => {
                 if p.len() != 17 {
                     return Err(ErrorCode::BadPayload);
                 }
-                let word = |i: usize| u64::from_le_bytes(p[i..i + 8].try_into().unwrap_or([0; 8]));
                 Ok(Request::Go {
                     depth: p[0],
-                    nodes: word(1),
-                    clocks: word(9),
+                    nodes: le_u64(p, 1),
+                    clocks: le_u64(p, 9),
                 })
             }
             T_STOP => empty(Request::Stop),
@@ -385,13 +388,12 @@ impl Reply {
                 .chunks(2)
                 .map(|c| Move::from_raw(u16::from_le_bytes([c[0], c[1]])))
                 .collect();
-            let word = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().unwrap_or([0; 8]));
             Some((
                 Report {
                     depth: u32::from(head[0]),
                     score: i32::from(i16::from_le_bytes([head[1], head[2]])),
-                    nodes: word(3),
-                    clocks: word(11),
+                    nodes: le_u64(head, 3),
+                    clocks: le_u64(head, 11),
                     pv,
                 },
                 stopped.then(|| head[19] != 0),

@@ -189,13 +189,20 @@ impl Machine {
 
     // ---- the units' commands ----
 
-    fn make(&mut self, ply: usize, m: Move) {
+    /// A MAKE or NULL to both units, in the first clock all three are free: the generator
+    /// takes it in a clock, the evaluation unit in `e_clocks`; the in-check flag and the
+    /// child's hash follow.
+    fn issue_make(&mut self, e_clocks: u64) {
         let t = self.t.max(self.g_ready).max(self.e_ready);
         self.g_ready = t + 1;
-        self.e_ready = t + evalunit::make_clocks(m);
+        self.e_ready = t + e_clocks;
         self.check_at = t + IN_CHECK_CLOCKS;
         self.hash_at = t + HASH_CLOCKS;
         self.t = t + 1;
+    }
+
+    fn make(&mut self, ply: usize, m: Move) {
+        self.issue_make(evalunit::make_clocks(m));
         let before = self.boards[ply];
         let after = before.played(m);
         self.boards[ply + 1] = after;
@@ -204,12 +211,7 @@ impl Machine {
     }
 
     fn make_null(&mut self, ply: usize) {
-        let t = self.t.max(self.g_ready).max(self.e_ready);
-        self.g_ready = t + 1;
-        self.e_ready = t + evalunit::NULL_CLOCKS;
-        self.check_at = t + IN_CHECK_CLOCKS;
-        self.hash_at = t + HASH_CLOCKS;
-        self.t = t + 1;
+        self.issue_make(evalunit::NULL_CLOCKS);
         let mut after = self.boards[ply];
         after.play_null();
         self.boards[ply + 1] = after;
@@ -225,6 +227,13 @@ impl Machine {
         self.t = t + 1 + RETURN_CLOCKS;
         self.eval.unmake();
         self.hashes.pop();
+    }
+
+    /// Takes `m` back and makes it again, for a re-search: every child starts from a fresh
+    /// make on both units.
+    fn remake(&mut self, ply: usize, m: Move) {
+        self.unmake();
+        self.make(ply, m);
     }
 
     /// EVAL, issued when the unit has done the make (or now, if later): the score of the
@@ -450,16 +459,12 @@ impl Machine {
                     1
                 };
                 s = self.child(ply, next - r, alpha, alpha + 1);
-                // A re-search takes the move back and makes it again: the child starts
-                // from a fresh make on both units.
                 if !self.aborted && s > alpha && reduce {
-                    self.unmake();
-                    self.make(ply, m);
+                    self.remake(ply, m);
                     s = self.child(ply, next, alpha, alpha + 1);
                 }
                 if !self.aborted && s > alpha && s < beta {
-                    self.unmake();
-                    self.make(ply, m);
+                    self.remake(ply, m);
                     s = self.child(ply, next, alpha, beta);
                 }
             }
@@ -606,7 +611,7 @@ impl Machine {
                 let mut alpha = lo;
                 iter_best = None;
                 self.nodes += 1;
-                for (i, &m) in roots.clone().iter().enumerate() {
+                for (i, &m) in roots.iter().enumerate() {
                     self.t += NEXT_MOVE_CLOCKS;
                     self.make(0, m);
                     let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
@@ -616,8 +621,7 @@ impl Machine {
                         self.child(0, next, alpha, alpha + 1)
                     };
                     if i > 0 && !self.aborted && s > alpha && s < beta {
-                        self.unmake();
-                        self.make(0, m);
+                        self.remake(0, m);
                         s = self.child(0, next, alpha, beta);
                     }
                     self.unmake();
