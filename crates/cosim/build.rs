@@ -24,6 +24,10 @@ const UNITS: &[Unit] = &[
         dir: "evalunit",
         top: "estuary_evalunit",
     },
+    Unit {
+        dir: "host",
+        top: "estuary_host",
+    },
 ];
 
 fn main() {

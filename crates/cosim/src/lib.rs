@@ -5,6 +5,8 @@
 //!   engine's searches run on it against the software generator.
 //! * [`evalunit`]: the evaluation unit of `hw/evalunit/` as a [`device::Evaluator`], checked
 //!   against the chip net's Rust reference at every node.
+//! * [`host`]: the search machine's host interface of `hw/host/` (UART, frames, the request
+//!   checks, replies), driven at its pins against the protocol's model.
 //!
 //! `build.rs` verilates every unit and compiles it with its C++ harness (`csrc/<unit>.cpp`).
 //! Without Verilator at build time the crate is a stub: [`available`] is false and every
@@ -12,6 +14,7 @@
 
 mod error;
 pub mod evalunit;
+pub mod host;
 pub mod movegen;
 
 pub use error::RtlError;

@@ -207,8 +207,17 @@ pub fn encode_position(b: &Board) -> [u8; POSITION_BYTES] {
 
 /// The position of 42 bytes, checked legal (through the FEN reader); `None` if it is not.
 pub fn decode_position(p: &[u8]) -> Option<Board> {
+    decode_position_why(p).ok()
+}
+
+/// The position of 42 bytes, or why not: `Err(None)` for a byte out of its range (a piece
+/// code, the flags, a castling file, the en-passant square), `Err(Some(e))` for what the FEN
+/// reader refuses. Its field is 0 for the checks on attacks (the side not to move in check,
+/// more than two checkers), which the host unit of the RTL leaves to the sequencer: every
+/// other refusal the host unit makes itself (hw/host/).
+pub fn decode_position_why(p: &[u8]) -> Result<Board, Option<chess::FenError>> {
     if p.len() != POSITION_BYTES {
-        return None;
+        return Err(None);
     }
     let mut placement = String::new();
     for rank in (0..8).rev() {
@@ -224,8 +233,12 @@ pub fn decode_position(p: &[u8]) -> Option<Board> {
                 placement.push(char::from(b'0' + empty));
                 empty = 0;
             }
-            let kind =
-                PieceKind::from_index(usize::from(code & 7).checked_sub(1).filter(|k| *k < 6)?);
+            let kind = PieceKind::from_index(
+                usize::from(code & 7)
+                    .checked_sub(1)
+                    .filter(|k| *k < 6)
+                    .ok_or(None)?,
+            );
             let ch = kind.char();
             placement.push(if code & 8 != 0 {
                 ch
@@ -241,7 +254,7 @@ pub fn decode_position(p: &[u8]) -> Option<Board> {
         }
     }
     if p[32] & !3 != 0 {
-        return None;
+        return Err(None);
     }
     let side = if p[32] & 1 != 0 { "b" } else { "w" };
     let mut castling = String::new();
@@ -252,7 +265,7 @@ pub fn decode_position(p: &[u8]) -> Option<Board> {
                 let c = char::from(b'a' + f);
                 castling.push(if upper { c.to_ascii_uppercase() } else { c });
             }
-            _ => return None,
+            _ => return Err(None),
         }
     }
     if castling.is_empty() {
@@ -261,7 +274,7 @@ pub fn decode_position(p: &[u8]) -> Option<Board> {
     let ep = match p[37] {
         0xff => "-".to_string(),
         s @ 0..=63 => format!("{}", Square::new(s)),
-        _ => return None,
+        _ => return Err(None),
     };
     let full = u16::from(p[39]) | u16::from(p[40]) << 8;
     let fen = format!(
@@ -269,9 +282,9 @@ pub fn decode_position(p: &[u8]) -> Option<Board> {
         p[38],
         full.max(1)
     );
-    let mut b = Board::from_fen(&fen).ok()?;
+    let mut b = Board::from_fen(&fen).map_err(Some)?;
     b.set_chess960(p[32] & 2 != 0);
-    Some(b)
+    Ok(b)
 }
 
 impl Request {
@@ -504,6 +517,51 @@ impl FrameReader {
     }
 }
 
+/// What the chip does with a frame: its request handling apart from the search. The model
+/// (`serve_model`) and the RTL's host unit (hw/host/) both follow it, one action a frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Send this reply (PONG, or ERROR for a refused frame or request).
+    Reply(Reply),
+    /// Carry out this request: LOAD, GO, STOP or CLEAR (never PING, which is answered).
+    Carry(Request),
+}
+
+/// The host interface's state: whether a position was ever loaded.
+#[derive(Default)]
+pub struct Host {
+    loaded: bool,
+}
+
+impl Host {
+    /// The action for a finished frame, given whether a search runs. The order of the checks
+    /// is the chip's: the frame, the payload, then PING and STOP (served during a search),
+    /// then busy, then GO without a position.
+    pub fn on(&mut self, framed: Framed, busy: bool) -> Action {
+        let (kind, payload) = match framed {
+            Framed::Bad(e) => return Action::Reply(Reply::Error(e)),
+            Framed::Frame(k, p) => (k, p),
+        };
+        let request = match Request::decode(kind, &payload) {
+            Ok(r) => r,
+            Err(e) => return Action::Reply(Reply::Error(e)),
+        };
+        match request {
+            Request::Ping => Action::Reply(Reply::Pong),
+            Request::Stop => Action::Carry(request),
+            _ if busy => Action::Reply(Reply::Error(ErrorCode::Busy)),
+            Request::Go { .. } if !self.loaded => {
+                Action::Reply(Reply::Error(ErrorCode::NoPosition))
+            }
+            Request::Load { .. } => {
+                self.loaded = true;
+                Action::Carry(request)
+            }
+            Request::Go { .. } | Request::Clear => Action::Carry(request),
+        }
+    }
+}
+
 /// Decodes the chip's replies from a byte stream (the host's side).
 #[derive(Default)]
 pub struct ReplyReader(FrameReader);
@@ -526,58 +584,37 @@ pub fn serve_model(machine: Machine, rx: Receiver<u8>, tx: Sender<Vec<u8>>, time
     let stop: Arc<AtomicBool> = machine.stop_line();
     let machine = Arc::new(std::sync::Mutex::new(machine));
     let busy = Arc::new(AtomicBool::new(false));
-    let mut loaded = false;
+    let mut host = Host::default();
     let mut search: Option<std::thread::JoinHandle<()>> = None;
     let mut reader = FrameReader::default();
-    let send = |tx: &Sender<Vec<u8>>, r: Reply| {
-        let _ = tx.send(r.encode());
-    };
     loop {
         let framed = match rx.recv_timeout(timeout) {
             Ok(b) => reader.push(b),
             Err(RecvTimeoutError::Timeout) => reader.timeout(),
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        let (kind, payload) = match framed {
-            None => continue,
-            Some(Framed::Bad(e)) => {
-                send(&tx, Reply::Error(e));
-                continue;
+        let Some(framed) = framed else { continue };
+        match host.on(framed, busy.load(Ordering::Acquire)) {
+            Action::Reply(r) => {
+                let _ = tx.send(r.encode());
             }
-            Some(Framed::Frame(k, p)) => (k, p),
-        };
-        let request = match Request::decode(kind, &payload) {
-            Ok(r) => r,
-            Err(e) => {
-                send(&tx, Reply::Error(e));
-                continue;
-            }
-        };
-        let searching = busy.load(Ordering::Acquire);
-        match request {
-            Request::Ping => send(&tx, Reply::Pong),
-            Request::Stop => stop.store(true, Ordering::Relaxed),
-            _ if searching => send(&tx, Reply::Error(ErrorCode::Busy)),
-            Request::Clear => {
+            Action::Carry(Request::Stop) => stop.store(true, Ordering::Relaxed),
+            Action::Carry(Request::Clear) => {
                 if let Ok(mut m) = machine.lock() {
                     m.clear();
                 }
             }
-            Request::Load { board, history } => {
+            Action::Carry(Request::Load { board, history }) => {
                 if let Ok(mut m) = machine.lock() {
                     m.load_hashes(&board, &history);
-                    loaded = true;
                 }
             }
-            Request::Go {
+            Action::Carry(Request::Ping) => {}
+            Action::Carry(Request::Go {
                 depth,
                 nodes,
                 clocks,
-            } => {
-                if !loaded {
-                    send(&tx, Reply::Error(ErrorCode::NoPosition));
-                    continue;
-                }
+            }) => {
                 if let Some(h) = search.take() {
                     let _ = h.join();
                 }
