@@ -52,7 +52,7 @@ module reply_tx (
     // The serializer.
     localparam IDLE = 2'd0, SEND = 2'd1, GAP = 2'd2;
     reg [1:0]  state;
-    reg [1:0]  gap;      // GAP's clock: PV word, report byte, frame byte (one register each)
+    reg [1:0]  gap;      // GAP's clock: PV RAM, PV word, report byte, frame byte (a register each)
     reg        is_report;
     reg [7:0]  kind;
     reg [10:0] plen;     // payload bytes
@@ -65,7 +65,11 @@ module reply_tx (
     wire [10:0] j       = idx - 11'd4;
     wire [10:0] pv_base = r_final ? 11'd20 : 11'd19;   // the PV length byte
     wire [10:0] mj      = j - pv_base - 11'd1;         // byte of the moves
-    always @(posedge clk) pv_word <= pvbuf[mj[8:1]];
+    reg [15:0] pv_ram;   // the block RAM's output, then a fabric register (its clock-to-out is long)
+    always @(posedge clk) begin
+        pv_ram  <= pvbuf[mj[8:1]];
+        pv_word <= pv_ram;
+    end
     reg [7:0] rbyte, rbyte_q, fbyte_q;
     always @* begin
         if (j == 11'd0) rbyte = r_depth;
@@ -171,7 +175,7 @@ module reply_tx (
                 end
             default: begin  // GAP: the next byte through its registers; the transmitter busy
                 gap <= gap + 2'd1;
-                if (gap == 2'd2) state <= SEND;
+                if (gap == 2'd3) state <= SEND;
             end
             endcase
             rbyte_q <= rbyte;
