@@ -7,26 +7,35 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A hardware unit: the directory under hw/ (also the harness' name under csrc/ and the
-/// verilated model's class, `V<dir>`) and its top module.
+/// A hardware unit: its name (the harness under csrc/ and the verilated model's class,
+/// `V<name>`), its directory under hw/ and its top module.
 struct Unit {
+    name: &'static str,
     dir: &'static str,
     top: &'static str,
 }
 
-/// The units to verilate. A new one is its hw/<dir>, csrc/<dir>.cpp and a line here.
+/// The units to verilate. A new one is its hw/<dir>, csrc/<name>.cpp and a line here.
 const UNITS: &[Unit] = &[
     Unit {
+        name: "movegen",
         dir: "movegen",
         top: "estuary_movegen",
     },
     Unit {
+        name: "evalunit",
         dir: "evalunit",
         top: "estuary_evalunit",
     },
     Unit {
+        name: "host",
         dir: "host",
         top: "estuary_host",
+    },
+    Unit {
+        name: "mirror",
+        dir: "chip",
+        top: "mirror",
     },
 ];
 
@@ -74,7 +83,7 @@ fn main() {
         build.file(inc.join("verilated_threads.cpp"));
     }
     for unit in UNITS {
-        let mdir = out.join(unit.dir);
+        let mdir = out.join(unit.name);
         unit.verilate(&verilator, &hw.join(unit.dir), &mdir);
         build.include(&mdir).file(manifest.join(unit.harness()));
         for e in std::fs::read_dir(&mdir).unwrap().flatten() {
@@ -90,11 +99,11 @@ fn main() {
 
 impl Unit {
     fn harness(&self) -> String {
-        format!("csrc/{}.cpp", self.dir)
+        format!("csrc/{}.cpp", self.name)
     }
 
     fn prefix(&self) -> String {
-        format!("V{}", self.dir)
+        format!("V{}", self.name)
     }
 
     /// True for the C++ files Verilator wrote for this unit's model.

@@ -36,3 +36,4 @@ pub use perft::{
 };
 pub use position::Position;
 pub use types::{sq, Color, Piece, PieceKind, Square};
+pub use zobrist::table as zobrist_keys;

@@ -26,6 +26,13 @@ const fn keys() -> [u64; N] {
 
 static KEYS: [u64; N] = keys();
 
+/// Every key, in the order of the functions below: the 768 piece-square keys (piece index
+/// `colour * 6 + kind`, times 64, plus the square), the side key, the four castling keys and the
+/// eight en-passant keys (for ROMs built from them: the hardware's Zobrist key ROM).
+pub fn table() -> &'static [u64] {
+    &KEYS
+}
+
 /// Key of piece index `p` (0..12) on square `s`.
 #[inline(always)]
 pub(crate) fn piece(p: usize, s: usize) -> u64 {

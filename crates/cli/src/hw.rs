@@ -1,9 +1,10 @@
 //! `estuary hw`: the hardware models of `hw::movegen` from the command line.
 //!
 //! * `hw gen [--out DIR] [--net FILE]` writes the Verilog move generator's ROMs and constants
-//!   (`hw::movegen::tables`, by default into hw/movegen/gen) and the evaluation unit's RAM
+//!   (`hw::movegen::tables`, by default into hw/movegen/gen), the evaluation unit's RAM
 //!   images of a chip net (`hw::evalunit::Image`, the built-in net by default, into
-//!   hw/evalunit/gen); with `--out DIR`, into DIR/movegen and DIR/evalunit.
+//!   hw/evalunit/gen) and the search machine's key ROM (`hw::chip::tables`, into hw/chip/gen);
+//!   with `--out DIR`, into DIR/movegen, DIR/evalunit and DIR/chip.
 //! * `hw traffic [--depth D] [--offload K] [--mhz F] [--ns-per-word N]` prints the device
 //!   clocks per generate at the four positions, then the words across the boundary and the
 //!   projected time of perft trees with every node on the bus (the thesis' split) against
@@ -45,16 +46,20 @@ fn gen(rest: &[String]) -> Result<ExitCode, String> {
     let net = crate::chip_net(args.value("net"))?;
     args.finish().map_err(|e| e.to_string())?;
     let image = hw::evalunit::Image::of(&net).map_err(|e| e.to_string())?;
-    // With --out, both units' files go to DIR/movegen and DIR/evalunit.
+    // With --out, the units' files go to DIR/movegen, DIR/evalunit and DIR/chip.
     let dirs = match &out {
-        Some(d) => [d.join("movegen"), d.join("evalunit")],
-        None => [PathBuf::from(GEN_DIR), PathBuf::from(hw::evalunit::GEN_DIR)],
+        Some(d) => [d.join("movegen"), d.join("evalunit"), d.join("chip")],
+        None => [
+            PathBuf::from(GEN_DIR),
+            PathBuf::from(hw::evalunit::GEN_DIR),
+            PathBuf::from(hw::chip::tables::GEN_DIR),
+        ],
     };
-    let movegen = files()
-        .into_iter()
-        .map(|(n, t)| (n.to_string(), t))
-        .collect();
-    for (dir, files) in dirs.iter().zip([movegen, image.files()]) {
+    let named = |files: Vec<(&str, String)>| -> Vec<(String, String)> {
+        files.into_iter().map(|(n, t)| (n.to_string(), t)).collect()
+    };
+    let chip = named(hw::chip::tables::files());
+    for (dir, files) in dirs.iter().zip([named(files()), image.files(), chip]) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for (name, text) in files {
             let p = dir.join(name);

@@ -7,6 +7,8 @@
 //!   against the chip net's Rust reference at every node.
 //! * [`host`]: the search machine's host interface of `hw/host/` (UART, frames, the request
 //!   checks, replies), driven at its pins against the protocol's model.
+//! * [`mirror`]: the search machine's mirror of the position (`hw/chip/mirror.v`: command
+//!   words, Zobrist hash, halfmove clock), checked against the chess crate.
 //!
 //! `build.rs` verilates every unit and compiles it with its C++ harness (`csrc/<unit>.cpp`).
 //! Without Verilator at build time the crate is a stub: [`available`] is false and every
@@ -15,6 +17,7 @@
 mod error;
 pub mod evalunit;
 pub mod host;
+pub mod mirror;
 pub mod movegen;
 
 pub use error::RtlError;

@@ -14,3 +14,25 @@ pub mod amdahl;
 pub mod chip;
 pub mod evalunit;
 pub mod movegen;
+
+/// Panics unless each generated file (name, fresh text) under `dir` (relative to the
+/// repository root) is committed as `estuary hw gen` writes it now.
+#[cfg(test)]
+pub(crate) fn assert_committed<N: AsRef<str>>(
+    dir: &str,
+    files: impl IntoIterator<Item = (N, String)>,
+) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(dir);
+    for (name, text) in files {
+        let p = dir.join(name.as_ref());
+        let on_disk =
+            std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(
+            on_disk == text,
+            "{} is stale: run `estuary hw gen`",
+            p.display()
+        );
+    }
+}

@@ -18,6 +18,7 @@
 
 pub mod protocol;
 mod search;
+pub mod tables;
 pub mod tt;
 
 pub use search::{Machine, NotForChip};

@@ -364,20 +364,8 @@ mod tests {
 
     #[test]
     fn committed_ram_images_equal_a_fresh_generation_from_the_built_in_net() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(GEN_DIR);
         let img = Image::of(&ChipNet::embedded()).expect("the built-in net fits");
-        for (name, text) in img.files() {
-            let p = dir.join(name);
-            let on_disk =
-                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            assert!(
-                on_disk == text,
-                "{} is stale: run `estuary hw gen` after changing the chip net or the image",
-                p.display()
-            );
-        }
+        crate::assert_committed(GEN_DIR, img.files());
     }
 
     #[test]

@@ -249,19 +249,7 @@ mod tests {
 
     #[test]
     fn committed_hw_tables_equal_a_fresh_generation() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(GEN_DIR);
-        for (name, text) in files() {
-            let p = dir.join(name);
-            let on_disk =
-                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            assert!(
-                on_disk == text,
-                "{} is stale: run `estuary hw gen`",
-                p.display()
-            );
-        }
+        crate::assert_committed(GEN_DIR, files());
     }
 
     #[test]
