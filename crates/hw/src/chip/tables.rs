@@ -12,22 +12,31 @@ const HEADER: &str =
 
 /// The generated files: (file name, contents).
 pub fn files() -> Vec<(&'static str, String)> {
-    vec![("chip_zobrist.vh", zobrist_vh())]
+    vec![
+        ("chip_zobrist.vh", zobrist_vh()),
+        ("chip_zobrist_rom.vh", zobrist_rom_vh()),
+    ]
 }
 
-/// The keys: piece-square (index `piece * 64 + square`, piece = colour * 6 + kind), the side to
-/// move, the castling rights (white short, white long, black short, black long) and the
-/// en-passant files.
+/// The 768 piece-square keys as the assignments of an `initial` block filling the ROM `zrom`
+/// (index `piece * 64 + square`, piece = colour * 6 + kind), so that synthesis sees one memory
+/// with several read ports.
+fn zobrist_rom_vh() -> String {
+    let keys = chess::zobrist_keys();
+    let mut s = String::from(HEADER);
+    s += "// Piece-square Zobrist keys, by piece * 64 + square: the body of an initial block.\n";
+    for (i, k) in keys[..768].iter().enumerate() {
+        let _ = writeln!(s, "zrom[{i}] = 64'h{k:016x};");
+    }
+    s
+}
+
+/// The other keys: the side to move, the castling rights (white short, white long, black
+/// short, black long) and the en-passant files.
 fn zobrist_vh() -> String {
     let keys = chess::zobrist_keys();
     let mut s = String::from(HEADER);
-    s += "// Zobrist keys: piece-square keys by piece * 64 + square (piece = colour * 6 + kind),\n";
-    s += "// the side key (Black to move), castling keys and en-passant file keys.\n";
-    s += "function automatic [63:0] rom_zobrist_piece(input [9:0] idx);\n    case (idx)\n";
-    for (i, k) in keys[..768].iter().enumerate() {
-        let _ = writeln!(s, "        10'd{i}: rom_zobrist_piece = 64'h{k:016x};");
-    }
-    s += "        default: rom_zobrist_piece = 64'd0;\n    endcase\nendfunction\n\n";
+    s += "// Zobrist keys: the side key (Black to move), castling keys and en-passant file keys.\n";
     let _ = writeln!(
         s,
         "localparam [63:0] ZOBRIST_SIDE = 64'h{:016x};",
