@@ -123,7 +123,6 @@ module mirror (
     reg [3:0]  pm_rights;
     reg        pm_ep, pm_reset;
     reg [2:0]  pm_ep_f;
-    reg [63:0] pm_extra;                            // side, castling and en-passant keys
     reg [5:0]  pu_sq0, pu_sq1, pu_sq2, pu_sq3;      // UNMAKE's mailbox writes
     reg [3:0]  pu_c0, pu_c1, pu_c2, pu_c3;
     reg [3:0]  pu_en;
@@ -156,6 +155,12 @@ module mirror (
     endfunction
     reg [3:0] ld_rights;
     reg [5:0] ld_rook [0:3];
+    // Registered while the walk drains, for the last step (from the final king squares;
+    // the keys a clock later).
+    reg [3:0]  ldq_rights;
+    reg [5:0]  ldq_rook0, ldq_rook1, ldq_rook2, ldq_rook3;
+    reg        ldq_ep;
+    reg [63:0] ldq_key;
     integer j;
     always @* begin
         ld_rights = 4'd0;
@@ -218,8 +223,6 @@ module mirror (
         pm_ep     <= ep_after;
         pm_ep_f   <= to[2:0];
         pm_reset  <= mkind == 3'd0 || is_capt || is_ep;
-        pm_extra  <= ZOBRIST_SIDE ^ ep_old_key ^ zobrist_castle(cvalid ^ rights_after)
-                   ^ (ep_after ? zobrist_ep(to[2:0]) : 64'd0);
         if (u_castle) begin
             pu_sq0 <= {u_from[5:3], u_short ? 3'd6 : 3'd2};  pu_c0 <= 4'd0;
             pu_sq1 <= {u_from[5:3], u_short ? 3'd5 : 3'd3};  pu_c1 <= 4'd0;
@@ -281,6 +284,13 @@ module mirror (
             end else begin
                 drain <= drain - 3'd1;
             end
+            ldq_rights <= ld_rights;
+            ldq_rook0  <= ld_rook[0];
+            ldq_rook1  <= ld_rook[1];
+            ldq_rook2  <= ld_rook[2];
+            ldq_rook3  <= ld_rook[3];
+            ldq_ep     <= ld_ep_keep;
+            ldq_key    <= zobrist_castle(ldq_rights) ^ (ldq_ep ? zobrist_ep(ld_ep[2:0]) : 64'd0);
             if (ka_walk) begin
                 kqen <= ken;
                 kx   <= 64'd0;
@@ -289,15 +299,14 @@ module mirror (
             hash <= hash_now;
             if (drain == 3'd1) begin
                 // Castling rooks by side of their king, the rights' and en passant's keys.
-                crook0 <= ld_rook[0];
-                crook1 <= ld_rook[1];
-                crook2 <= ld_rook[2];
-                crook3 <= ld_rook[3];
-                cvalid <= ld_rights;
-                ep_on  <= ld_ep_keep;
+                crook0 <= ldq_rook0;
+                crook1 <= ldq_rook1;
+                crook2 <= ldq_rook2;
+                crook3 <= ldq_rook3;
+                cvalid <= ldq_rights;
+                ep_on  <= ldq_ep;
                 ep_f   <= ld_ep[2:0];
-                hash   <= hash_now ^ zobrist_castle(ld_rights)
-                        ^ (ld_ep_keep ? zobrist_ep(ld_ep[2:0]) : 64'd0);
+                hash   <= hash_now ^ ldq_key;
             end
         end else if (cmd_make || cmd_null) begin
             st_word[ply[5:0]] <= cmd_make ? unmake_word
@@ -317,7 +326,9 @@ module mirror (
                 ep_f     <= pm_ep_f;
                 halfmove <= pm_reset ? 8'd0 : halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;
                 kqen     <= ken;
-                kx       <= pm_extra;
+                // The side, the castling rights that change, en passant off and on.
+                kx       <= ZOBRIST_SIDE ^ ep_old_key ^ zobrist_castle(cvalid ^ pm_rights)
+                          ^ (pm_ep ? zobrist_ep(pm_ep_f) : 64'd0);
             end else begin
                 ep_on    <= 1'b0;
                 halfmove <= halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;

@@ -34,8 +34,9 @@ commands:
                       solve tsume-shogi problems with df-pn
   usi                 USI mate search (go mate <ms> | infinite)
   hw gen [--out DIR] [--net FILE]
-                      write the Verilog ROMs/constants (hw/movegen/gen) and the evaluation
-                      unit's RAM images of a chip net (hw/evalunit/gen) from the Rust models
+                      write the Verilog ROMs/constants (hw/movegen/gen), the evaluation
+                      unit's RAM images of a chip net (hw/evalunit/gen) and the search
+                      machine's Zobrist key ROM (hw/chip/gen) from the Rust models
   hw traffic [--depth D] [--offload K] [--mhz F] [--ns-per-word NS]
                       bus words and device clocks of perft trees on the co-simulated generator
   hw eval [--net FILE] [--mhz F] [--repeat R]
