@@ -12,8 +12,9 @@
 //          their king and the en-passant square kept only where a pawn can take on it, as the
 //          FEN reader does; `busy` until then (37 clocks).
 //   MAKE   `move`, legal here: mailbox, rights, en passant, side and halfmove clock at the
-//          command's edge; the hash two clocks after the command (the key ROM read, then the
-//          xor: HASH_CLOCKS of the model).
+//          command's edge; the hash two clocks after the command (HASH_CLOCKS of the model:
+//          the keys, read from the key ROM at the prepare clock's edge, are xored in pairs
+//          at the command's edge and into the hash at the next).
 //   NULL   a null move, the same way.
 //   UNMAKE takes back the last MAKE or NULL from a stack of 64 (its UNMAKE word, the hash and
 //          the halfmove clock before), the hash included, at the edge.
@@ -117,18 +118,18 @@ module mirror (
     wire        mover = ~black;   // the side whose move is taken back
 
     // ---- the prepared stage ------------------------------------------------------------------
-    reg [5:0]  pm_sq0, pm_sq1, pm_sq2, pm_sq3;      // MAKE's mailbox writes, the later winning
-    reg [3:0]  pm_c0, pm_c1, pm_c2, pm_c3;
-    reg [3:0]  pm_en;
+    reg [63:0] pm_oh0, pm_oh1, pm_oh2, pm_oh3;      // MAKE's mailbox writes (one-hot squares,
+    reg [3:0]  pm_c0, pm_c1, pm_c2, pm_c3;          //   the later winning) and their codes
     reg [3:0]  pm_rights;
     reg        pm_ep, pm_reset;
     reg [2:0]  pm_ep_f;
-    reg [5:0]  pu_sq0, pu_sq1, pu_sq2, pu_sq3;      // UNMAKE's mailbox writes
+    reg [63:0] pu_oh0, pu_oh1, pu_oh2, pu_oh3;      // UNMAKE's mailbox writes
     reg [3:0]  pu_c0, pu_c1, pu_c2, pu_c3;
-    reg [3:0]  pu_en;
-    reg [9:0]  ka0, ka1, ka2, ka3;                  // key ROM addresses
-    reg [3:0]  ken;
-    reg        ka_walk;                             // the addresses are a LOAD's squares
+    function [63:0] onehot(input en, input [5:0] sq);
+        onehot = en ? 64'd1 << sq : 64'd0;
+    endfunction
+    reg [3:0]  ken;                                 // the keys read this clock that count
+    reg        ka_walk;                             // they are a LOAD's squares
 
     // ---- LOAD -----------------------------------------------------------------------------
     reg        walking;
@@ -178,77 +179,78 @@ module mirror (
     initial begin
 `include "gen/chip_zobrist_rom.vh"
     end
+    // The addresses of the keys a MAKE of `move` would change (or of a LOAD's next two
+    // squares), read at the prepare clock's edge: the keys are out of the block RAM during the
+    // command's clock, xored in pairs at its edge and into the hash at the next.
+    wire [9:0] ra0 = walking ? key_addr(lc0, sq0) : key_addr(mcode, from);
+    wire [9:0] ra1 = walking ? key_addr(lc1, sq1)
+                   : is_castle ? key_addr(king_code, kdest) : key_addr(placed, to);
+    wire [9:0] ra2 = is_castle ? key_addr(rook_code, to)
+                   : is_ep ? key_addr(pawn_them, ep_cap) : key_addr(tcode, to);
+    wire [9:0] ra3 = key_addr(rook_code, rdest);
     reg [63:0] kq0, kq1, kq2, kq3;
     always @(posedge clk) begin
-        kq0 <= zrom[ka0];
-        kq1 <= zrom[ka1];
-        kq2 <= zrom[ka2];
-        kq3 <= zrom[ka3];
+        kq0 <= zrom[ra0];
+        kq1 <= zrom[ra1];
+        kq2 <= zrom[ra2];
+        kq3 <= zrom[ra3];
     end
-    reg [3:0]  kqen;
-    reg [63:0] kx;
-    reg        pend;     // keys read last clock, to go into the hash this clock
-    wire [63:0] hash_now = pend ? hash ^ (kqen[0] ? kq0 : 64'd0) ^ (kqen[1] ? kq1 : 64'd0)
-                                       ^ (kqen[2] ? kq2 : 64'd0) ^ (kqen[3] ? kq3 : 64'd0) ^ kx
-                                : hash;
+    // One level of logic behind the block RAM (its clock-to-out is long): the keys in pairs,
+    // every clock; a command says at its edge whether they count.
+    reg [63:0] ksa, ksb;
+    always @(posedge clk) begin
+        ksa <= (ken[0] ? kq0 : 64'd0) ^ (ken[1] ? kq1 : 64'd0);
+        ksb <= (ken[2] ? kq2 : 64'd0) ^ (ken[3] ? kq3 : 64'd0);
+    end
+    reg [63:0] kse;      // the other keys to go into the hash this clock
+    reg        use_keys; // and the piece keys too
+    reg        pend;
+    wire [63:0] hash_now = pend ? hash ^ kse ^ (use_keys ? ksa ^ ksb : 64'd0) : hash;
 
-    // The mailbox after a command's writes (the later port winning).
+    // The mailbox after a command's writes (the later port winning), square by square.
+    wire [63:0] oh0 = cmd_make ? pm_oh0 : cmd_unmake ? pu_oh0 : 64'd0;
+    wire [63:0] oh1 = cmd_make ? pm_oh1 : cmd_unmake ? pu_oh1 : 64'd0;
+    wire [63:0] oh2 = cmd_make ? pm_oh2 : cmd_unmake ? pu_oh2 : 64'd0;
+    wire [63:0] oh3 = cmd_make ? pm_oh3 : cmd_unmake ? pu_oh3 : 64'd0;
+    wire [3:0]  c0 = cmd_make ? pm_c0 : pu_c0, c1 = cmd_make ? pm_c1 : pu_c1;
+    wire [3:0]  c2 = cmd_make ? pm_c2 : pu_c2, c3 = cmd_make ? pm_c3 : pu_c3;
     reg [255:0] written;
+    integer q;
     always @* begin
-        written = board;
-        if (cmd_make) begin
-            if (pm_en[0]) written[{pm_sq0, 2'b00} +: 4] = pm_c0;
-            if (pm_en[1]) written[{pm_sq1, 2'b00} +: 4] = pm_c1;
-            if (pm_en[2]) written[{pm_sq2, 2'b00} +: 4] = pm_c2;
-            if (pm_en[3]) written[{pm_sq3, 2'b00} +: 4] = pm_c3;
-        end else if (cmd_unmake) begin
-            if (pu_en[0]) written[{pu_sq0, 2'b00} +: 4] = pu_c0;
-            if (pu_en[1]) written[{pu_sq1, 2'b00} +: 4] = pu_c1;
-            if (pu_en[2]) written[{pu_sq2, 2'b00} +: 4] = pu_c2;
-            if (pu_en[3]) written[{pu_sq3, 2'b00} +: 4] = pu_c3;
-        end
+        for (q = 0; q < 64; q = q + 1)
+            written[4 * q +: 4] = oh3[q] ? c3 : oh2[q] ? c2 : oh1[q] ? c1 : oh0[q] ? c0
+                                : board[4 * q +: 4];
     end
 
     always @(posedge clk) begin
         // Prepare: a MAKE of `move`, an UNMAKE of the top, or a LOAD's next two squares.
         make_word   <= {5'd0, ep_after ? {1'b0, to[2:0]} : 4'd8, rights_after, mkind, move};
         unmake_word <= {2'b00, ckind, ep_file, cvalid, mkind, move};
-        pm_sq0 <= from;          pm_c0 <= 4'd0;
-        pm_sq1 <= to;            pm_c1 <= is_castle ? 4'd0 : placed;
-        pm_sq2 <= is_castle ? kdest : ep_cap;
+        pm_oh0 <= onehot(1'b1, from);                         pm_c0 <= 4'd0;
+        pm_oh1 <= onehot(1'b1, to);                           pm_c1 <= is_castle ? 4'd0 : placed;
+        pm_oh2 <= onehot(is_castle || is_ep, is_castle ? kdest : ep_cap);
         pm_c2  <= is_castle ? king_code : 4'd0;
-        pm_sq3 <= rdest;         pm_c3 <= rook_code;
-        pm_en  <= is_castle ? 4'b1111 : is_ep ? 4'b0111 : 4'b0011;
+        pm_oh3 <= onehot(is_castle, rdest);                   pm_c3 <= rook_code;
         pm_rights <= rights_after;
         pm_ep     <= ep_after;
         pm_ep_f   <= to[2:0];
         pm_reset  <= mkind == 3'd0 || is_capt || is_ep;
         if (u_castle) begin
-            pu_sq0 <= {u_from[5:3], u_short ? 3'd6 : 3'd2};  pu_c0 <= 4'd0;
-            pu_sq1 <= {u_from[5:3], u_short ? 3'd5 : 3'd3};  pu_c1 <= 4'd0;
-            pu_sq2 <= u_from;                                pu_c2 <= {mover, 3'd6};
-            pu_sq3 <= u_to;                                  pu_c3 <= {mover, 3'd4};
-            pu_en  <= 4'b1111;
+            pu_oh0 <= onehot(1'b1, {u_from[5:3], u_short ? 3'd6 : 3'd2});  pu_c0 <= 4'd0;
+            pu_oh1 <= onehot(1'b1, {u_from[5:3], u_short ? 3'd5 : 3'd3});  pu_c1 <= 4'd0;
+            pu_oh2 <= onehot(1'b1, u_from);                   pu_c2 <= {mover, 3'd6};
+            pu_oh3 <= onehot(1'b1, u_to);                     pu_c3 <= {mover, 3'd4};
         end else begin
-            pu_sq0 <= u_to;
+            pu_oh0 <= onehot(!u[30], u_to);
             pu_c0  <= u_ckind == NONE ? 4'd0 : {~mover, u_ckind + 3'd1};
-            pu_sq1 <= u_from;
+            pu_oh1 <= onehot(!u[30], u_from);
             pu_c1  <= u_promo ? {mover, 3'd1} : {mover, u_mkind + 3'd1};
-            pu_sq2 <= {u_from[5:3], u_to[2:0]};              pu_c2 <= {~mover, 3'd1};
-            pu_en  <= u[30] ? 4'b0000 : u_ep ? 4'b0111 : 4'b0011;
+            pu_oh2 <= onehot(!u[30] && u_ep, {u_from[5:3], u_to[2:0]});
+            pu_c2  <= {~mover, 3'd1};
+            pu_oh3 <= 64'd0;
         end
-        if (walking) begin
-            ka0 <= key_addr(lc0, sq0);
-            ka1 <= key_addr(lc1, sq1);
-            ken <= {2'b00, lc1 != 4'd0, lc0 != 4'd0};
-        end else begin
-            ka0 <= key_addr(mcode, from);
-            ka1 <= is_castle ? key_addr(king_code, kdest) : key_addr(placed, to);
-            ka2 <= is_castle ? key_addr(rook_code, to)
-                 : is_ep ? key_addr(pawn_them, ep_cap) : key_addr(tcode, to);
-            ka3 <= key_addr(rook_code, rdest);
-            ken <= {is_castle, is_castle || is_capt || is_ep, 2'b11};
-        end
+        ken     <= walking ? {2'b00, lc1 != 4'd0, lc0 != 4'd0}
+                           : {is_castle, is_castle || is_capt || is_ep, 2'b11};
         ka_walk <= walking;
 
         pend <= 1'b0;
@@ -292,9 +294,9 @@ module mirror (
             ldq_ep     <= ld_ep_keep;
             ldq_key    <= zobrist_castle(ldq_rights) ^ (ldq_ep ? zobrist_ep(ld_ep[2:0]) : 64'd0);
             if (ka_walk) begin
-                kqen <= ken;
-                kx   <= 64'd0;
-                pend <= 1'b1;
+                kse      <= 64'd0;
+                use_keys <= 1'b1;
+                pend     <= 1'b1;
             end
             hash <= hash_now;
             if (drain == 3'd1) begin
@@ -325,15 +327,16 @@ module mirror (
                 ep_on    <= pm_ep;
                 ep_f     <= pm_ep_f;
                 halfmove <= pm_reset ? 8'd0 : halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;
-                kqen     <= ken;
-                // The side, the castling rights that change, en passant off and on.
-                kx       <= ZOBRIST_SIDE ^ ep_old_key ^ zobrist_castle(cvalid ^ pm_rights)
+                // The piece keys, the side, the castling rights that change, en passant off
+                // and on.
+                use_keys <= 1'b1;
+                kse      <= ZOBRIST_SIDE ^ ep_old_key ^ zobrist_castle(cvalid ^ pm_rights)
                           ^ (pm_ep ? zobrist_ep(pm_ep_f) : 64'd0);
             end else begin
                 ep_on    <= 1'b0;
                 halfmove <= halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;
-                kqen     <= 4'b0000;
-                kx       <= ZOBRIST_SIDE ^ ep_old_key;
+                use_keys <= 1'b0;
+                kse      <= ZOBRIST_SIDE ^ ep_old_key;
             end
             pend <= 1'b1;
             hash <= hash_now;
