@@ -61,29 +61,15 @@ module mirror (
     function [3:0] sq_code(input [255:0] b, input [5:0] s);
         sq_code = b[{s, 2'b00} +: 4];
     endfunction
-    // The key ROM's address of a piece code on a square: (colour * 6 + kind) * 64 + square
-    // (the piece index a table of the code: one level of logic, no adder).
+    // The key ROM's address of a piece code on a square: (colour * 6 + kind) * 64 + square.
     function [9:0] key_addr(input [3:0] code, input [5:0] sq);
-        reg [3:0] p;
-        begin
-            case (code)
-                4'd1: p = 4'd0;   4'd2: p = 4'd1;   4'd3: p = 4'd2;
-                4'd4: p = 4'd3;   4'd5: p = 4'd4;   4'd6: p = 4'd5;
-                4'd9: p = 4'd6;   4'd10: p = 4'd7;  4'd11: p = 4'd8;
-                4'd12: p = 4'd9;  4'd13: p = 4'd10; default: p = 4'd11;
-            endcase
-            key_addr = {p, sq};
-        end
+        key_addr = {(code[3] ? 4'd6 : 4'd0) + {1'b0, code[2:0]} - 4'd1, sq};
     endfunction
 
     // ---- prepare a MAKE of `move` ----------------------------------------------------------
-    // While a LOAD walks the board, its two squares take the places of `from` and `to`, so
-    // the walk's keys come through the MAKE's first and third key reads.
-    wire       walking;
-    wire [4:0] wi;
-    wire [5:0] from = walking ? {wi, 1'b0} : move[5:0];
-    wire [5:0] to   = walking ? {wi, 1'b1} : move[11:6];
-    wire [3:0] flag = walking ? 4'd0 : move[15:12];
+    wire [5:0] from = move[5:0];
+    wire [5:0] to   = move[11:6];
+    wire [3:0] flag = move[15:12];
     wire       is_castle = flag == 4'd2;
     wire       is_ep     = flag == 4'd3;
     wire       is_double = flag == 4'd1;
@@ -146,17 +132,15 @@ module mirror (
     reg        ka_walk;                             // they are a LOAD's squares
 
     // ---- LOAD -----------------------------------------------------------------------------
-    reg        walk_q;
-    reg [4:0]  wi_q;
-    assign walking = walk_q;
-    assign wi = wi_q;
+    reg        walking;
+    reg [4:0]  wi;
     reg [2:0]  drain;             // clocks until the walk's last keys are in the hash
     reg [5:0]  ksq_w, ksq_b;
     reg [7:0]  ld_ep;
     reg [31:0] ld_files;
     assign busy = walking || drain != 3'd0;
-    wire [5:0] sq0 = from, sq1 = to;
-    wire [3:0] lc0 = mcode, lc1 = tcode;
+    wire [5:0] sq0 = {wi, 1'b0}, sq1 = {wi, 1'b1};
+    wire [3:0] lc0 = sq_code(board, sq0), lc1 = sq_code(board, sq1);
     // The en-passant square of a LOAD, kept where a pawn of the side to move can take on it.
     wire [5:0] le = ld_ep[5:0];
     wire [3:0] pawn_us = {black, 3'd1};
@@ -198,8 +182,9 @@ module mirror (
     // The addresses of the keys a MAKE of `move` would change (or of a LOAD's next two
     // squares), read at the prepare clock's edge: the keys are out of the block RAM during the
     // command's clock, xored in pairs at its edge and into the hash at the next.
-    wire [9:0] ra0 = key_addr(mcode, from);
-    wire [9:0] ra1 = is_castle ? key_addr(king_code, kdest) : key_addr(placed, to);
+    wire [9:0] ra0 = walking ? key_addr(lc0, sq0) : key_addr(mcode, from);
+    wire [9:0] ra1 = walking ? key_addr(lc1, sq1)
+                   : is_castle ? key_addr(king_code, kdest) : key_addr(placed, to);
     wire [9:0] ra2 = is_castle ? key_addr(rook_code, to)
                    : is_ep ? key_addr(pawn_them, ep_cap) : key_addr(tcode, to);
     wire [9:0] ra3 = key_addr(rook_code, rdest);
@@ -264,13 +249,13 @@ module mirror (
             pu_c2  <= {~mover, 3'd1};
             pu_oh3 <= 64'd0;
         end
-        ken     <= walking ? {1'b0, lc1 != 4'd0, 1'b0, lc0 != 4'd0}
+        ken     <= walking ? {2'b00, lc1 != 4'd0, lc0 != 4'd0}
                            : {is_castle, is_castle || is_capt || is_ep, 2'b11};
         ka_walk <= walking;
 
         pend <= 1'b0;
         if (rst) begin
-            walk_q  <= 1'b0;
+            walking <= 1'b0;
             drain   <= 3'd0;
             ply     <= 7'd0;
             hash    <= 64'd0;
@@ -283,8 +268,8 @@ module mirror (
             hash     <= position[256] ? ZOBRIST_SIDE : 64'd0;
             ply      <= 7'd0;
             below    <= 6'd63;
-            wi_q     <= 5'd0;
-            walk_q   <= 1'b1;
+            wi       <= 5'd0;
+            walking  <= 1'b1;
             drain    <= 3'd0;
         end else if (walking || drain != 3'd0) begin
             // The walk: addresses (above), the ROM, then the xor, a pair of squares a clock.
@@ -293,9 +278,9 @@ module mirror (
                 if (lc1 == 4'd6) ksq_w <= sq1;
                 if (lc0 == 4'd14) ksq_b <= sq0;
                 if (lc1 == 4'd14) ksq_b <= sq1;
-                wi_q <= wi + 5'd1;
+                wi <= wi + 5'd1;
                 if (wi == 5'd31) begin
-                    walk_q  <= 1'b0;
+                    walking <= 1'b0;
                     drain   <= 3'd3;
                 end
             end else begin
