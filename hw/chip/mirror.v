@@ -19,13 +19,15 @@
 //   UNMAKE takes back the last MAKE or NULL from a stack of 64 (its UNMAKE word, the hash and
 //          the halfmove clock before), the hash included, at the edge.
 //
-// Two stages: every clock the mirror prepares, in registers, what a MAKE of the move on `move`
-// and an UNMAKE of the stack's top would write (its words, mailbox writes, key addresses);
-// a command applies them at its edge. So a command must come at least two clocks after the
-// last one (the model's sequencer never issues them closer: NEXT_MOVE_CLOCKS, RETURN_CLOCKS),
-// and MAKE's move must be on `move` the clock before the command too. `make_word` and
-// `unmake_word` are the words of the move on `move` the clock before; `undo_word` is the UNMAKE
-// word of the last MAKE or NULL (the stack's top).
+// In stages: every clock the mirror takes the move on `move` (stage 1: the codes on its
+// squares out of the mailbox into registers), then prepares in registers what a MAKE of it and
+// an UNMAKE of the stack's top would write (stage 2: its words, mailbox writes, new rights and
+// en passant; the key ROM read); a command applies them at its edge. So a command comes at
+// least three clocks after the last, with MAKE's move on `move` for the two clocks before it:
+// the model's sequencer never issues them closer (a return takes RETURN_CLOCKS after an
+// unmake's clock, a move is chosen in NEXT_MOVE_CLOCKS before its make, a child node waits for
+// the in-check flag). `make_word` and `unmake_word` are the words of that move; `undo_word` is
+// the UNMAKE word of the last MAKE or NULL (the stack's top).
 module mirror (
     input  wire         clk,
     input  wire         rst,
@@ -67,16 +69,33 @@ module mirror (
     endfunction
 
     // ---- prepare a MAKE of `move` ----------------------------------------------------------
-    wire [5:0] from = move[5:0];
-    wire [5:0] to   = move[11:6];
-    wire [3:0] flag = move[15:12];
+    // Stage 1: the move (or a LOAD's next two squares, as from and to with flag 0) and the
+    // codes on its squares and beside `to`, out of the mailbox's multiplexers into registers.
+    reg        walking;
+    reg [4:0]  wi;
+    wire [5:0] from1 = walking ? {wi, 1'b0} : move[5:0];
+    wire [5:0] to1   = walking ? {wi, 1'b1} : move[11:6];
+    wire [5:0] to1_l = to1 - 6'd1, to1_r = to1 + 6'd1;
+    reg [15:0] mv;
+    reg [3:0]  mcode, tcode, lcode, rcode;
+    reg        s1_walk;
+    always @(posedge clk) begin
+        mv      <= {walking ? 4'd0 : move[15:12], to1, from1};
+        mcode   <= sq_code(board, from1);
+        tcode   <= sq_code(board, to1);
+        lcode   <= sq_code(board, to1_l);
+        rcode   <= sq_code(board, to1_r);
+        s1_walk <= walking;
+    end
+    // Stage 2, from those registers.
+    wire [5:0] from = mv[5:0];
+    wire [5:0] to   = mv[11:6];
+    wire [3:0] flag = mv[15:12];
     wire       is_castle = flag == 4'd2;
     wire       is_ep     = flag == 4'd3;
     wire       is_double = flag == 4'd1;
     wire       is_capt   = flag[2];                      // 4-7 and 12-15
     wire       is_promo  = flag[3];
-    wire [3:0] mcode = sq_code(board, from);
-    wire [3:0] tcode = sq_code(board, to);
     wire [2:0] mkind = mcode[2:0] - 3'd1;                // 0 pawn .. 5 king
     wire [2:0] ckind = is_capt ? tcode[2:0] - 3'd1 : NONE;
     wire [3:0] placed = is_promo ? {black, 1'b0, flag[1:0]} + 4'd2 : mcode;  // N 2 .. Q 5
@@ -95,10 +114,9 @@ module mirror (
         crook1 != from && crook1 != to && !(king_moves && !black),
         crook0 != from && crook0 != to && !(king_moves && !black)};
     // En passant after a double push: kept where a pawn of theirs stands beside `to`.
-    wire [5:0] to_l = to - 6'd1, to_r = to + 6'd1;
     wire ep_after = is_double
-                 && ((to[2:0] != 3'd0 && sq_code(board, to_l) == pawn_them)
-                  || (to[2:0] != 3'd7 && sq_code(board, to_r) == pawn_them));
+                 && ((to[2:0] != 3'd0 && lcode == pawn_them)
+                  || (to[2:0] != 3'd7 && rcode == pawn_them));
     wire [63:0] ep_old_key = ep_on ? zobrist_ep(ep_f) : 64'd0;
 
     // ---- the stack ------------------------------------------------------------------------
@@ -132,20 +150,18 @@ module mirror (
     reg        ka_walk;                             // they are a LOAD's squares
 
     // ---- LOAD -----------------------------------------------------------------------------
-    reg        walking;
-    reg [4:0]  wi;
     reg [2:0]  drain;             // clocks until the walk's last keys are in the hash
     reg [5:0]  ksq_w, ksq_b;
     reg [7:0]  ld_ep;
     reg [31:0] ld_files;
     assign busy = walking || drain != 3'd0;
-    wire [5:0] sq0 = {wi, 1'b0}, sq1 = {wi, 1'b1};
-    wire [3:0] lc0 = sq_code(board, sq0), lc1 = sq_code(board, sq1);
+    wire [5:0] sq0 = from, sq1 = to;          // a walk's pair in stage 2
+    wire [3:0] lc0 = mcode, lc1 = tcode;
     // The en-passant square of a LOAD, kept where a pawn of the side to move can take on it.
+    // (The two squares a pawn would take from are registered with the LOAD.)
     wire [5:0] le = ld_ep[5:0];
     wire [3:0] pawn_us = {black, 3'd1};
-    wire [5:0] l_left  = black ? le + 6'd7 : le - 6'd9;
-    wire [5:0] l_right = black ? le + 6'd9 : le - 6'd7;
+    reg  [5:0] l_left, l_right;
     wire ld_ep_keep = ld_ep < 8'd64
                    && ((le[2:0] != 3'd0 && sq_code(board, l_left) == pawn_us)
                     || (le[2:0] != 3'd7 && sq_code(board, l_right) == pawn_us));
@@ -182,9 +198,9 @@ module mirror (
     // The addresses of the keys a MAKE of `move` would change (or of a LOAD's next two
     // squares), read at the prepare clock's edge: the keys are out of the block RAM during the
     // command's clock, xored in pairs at its edge and into the hash at the next.
-    wire [9:0] ra0 = walking ? key_addr(lc0, sq0) : key_addr(mcode, from);
-    wire [9:0] ra1 = walking ? key_addr(lc1, sq1)
-                   : is_castle ? key_addr(king_code, kdest) : key_addr(placed, to);
+    // (A walk's pair comes through the first and third: its flag is 0.)
+    wire [9:0] ra0 = key_addr(mcode, from);
+    wire [9:0] ra1 = is_castle ? key_addr(king_code, kdest) : key_addr(placed, to);
     wire [9:0] ra2 = is_castle ? key_addr(rook_code, to)
                    : is_ep ? key_addr(pawn_them, ep_cap) : key_addr(tcode, to);
     wire [9:0] ra3 = key_addr(rook_code, rdest);
@@ -249,9 +265,9 @@ module mirror (
             pu_c2  <= {~mover, 3'd1};
             pu_oh3 <= 64'd0;
         end
-        ken     <= walking ? {2'b00, lc1 != 4'd0, lc0 != 4'd0}
+        ken     <= s1_walk ? {1'b0, lc1 != 4'd0, 1'b0, lc0 != 4'd0}
                            : {is_castle, is_castle || is_capt || is_ep, 2'b11};
-        ka_walk <= walking;
+        ka_walk <= s1_walk;
 
         pend <= 1'b0;
         if (rst) begin
@@ -265,6 +281,8 @@ module mirror (
             halfmove <= position[311:304];
             ld_files <= position[295:264];
             ld_ep    <= position[303:296];
+            l_left   <= position[256] ? position[301:296] + 6'd7 : position[301:296] - 6'd9;
+            l_right  <= position[256] ? position[301:296] + 6'd9 : position[301:296] - 6'd7;
             hash     <= position[256] ? ZOBRIST_SIDE : 64'd0;
             ply      <= 7'd0;
             below    <= 6'd63;
@@ -272,16 +290,18 @@ module mirror (
             walking  <= 1'b1;
             drain    <= 3'd0;
         end else if (walking || drain != 3'd0) begin
-            // The walk: addresses (above), the ROM, then the xor, a pair of squares a clock.
-            if (walking) begin
+            // The walk: the codes, the ROM, then the xor, a pair of squares a clock.
+            if (s1_walk) begin
                 if (lc0 == 4'd6) ksq_w <= sq0;
                 if (lc1 == 4'd6) ksq_w <= sq1;
                 if (lc0 == 4'd14) ksq_b <= sq0;
                 if (lc1 == 4'd14) ksq_b <= sq1;
+            end
+            if (walking) begin
                 wi <= wi + 5'd1;
                 if (wi == 5'd31) begin
                     walking <= 1'b0;
-                    drain   <= 3'd3;
+                    drain   <= 3'd4;
                 end
             end else begin
                 drain <= drain - 3'd1;

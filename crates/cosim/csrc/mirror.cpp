@@ -1,7 +1,7 @@
 // C interface to the verilated mirror of the search machine (hw/chip/mirror.v), one clock at
-// a time: a command takes two clocks, the move alone on the input (the mirror prepares), then
-// the command for one clock edge, with the words the mirror prepared read before that edge;
-// its state is read between clocks.
+// a time: a command takes three clocks, the move alone on the input for two (the mirror
+// prepares), then the command for one clock edge, with the words the mirror prepared read
+// before that edge; its state is read between clocks.
 #include <cstdint>
 #include "Vmirror.h"
 #include "verilated.h"
@@ -73,12 +73,13 @@ int32_t estuary_mirror_load(void* h, const uint8_t* pos) {
     return -1;
 }
 
-// The move on the input for a clock, then the command for one clock edge: 1 MAKE, 2 NULL,
+// The move on the input for two clocks, then the command for one clock edge: 1 MAKE, 2 NULL,
 // 3 UNMAKE (0: none, the move's words only). Writes the words the mirror prepared for `move`.
 void estuary_mirror_command(void* h, int kind, uint16_t move, uint32_t* make_word,
                             uint32_t* unmake_word) {
     Sim* s = static_cast<Sim*>(h);
     s->top->move = move;
+    s->tick();
     s->tick();
     s->top->cmd_make = kind == 1;
     s->top->cmd_null = kind == 2;

@@ -106,9 +106,9 @@ impl MirrorSim {
         match self.never {}
     }
 
-    /// Puts `mv` on the move input for a clock (the mirror prepares), then gives `cmd` for one
-    /// clock edge: two clocks, the closest commands may come. Returns the MAKE and UNMAKE words
-    /// the mirror prepared for `mv`.
+    /// Puts `mv` on the move input for two clocks (the mirror prepares), then gives `cmd` for
+    /// one clock edge: three clocks, the closest commands may come. Returns the MAKE and UNMAKE
+    /// words the mirror prepared for `mv`.
     #[allow(unused_variables)]
     pub fn command(&mut self, cmd: Command, mv: u16) -> (u32, u32) {
         #[cfg(verilated)]
