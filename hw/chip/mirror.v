@@ -118,6 +118,7 @@ module mirror (
                  && ((to[2:0] != 3'd0 && lcode == pawn_them)
                   || (to[2:0] != 3'd7 && rcode == pawn_them));
     wire [63:0] ep_old_key = ep_on ? zobrist_ep(ep_f) : 64'd0;
+    wire [7:0]  halfmove_inc = halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;
 
     // ---- the stack ------------------------------------------------------------------------
     reg [31:0] st_word [0:63];
@@ -134,6 +135,8 @@ module mirror (
     wire [2:0]  u_mkind = u[18:16], u_ckind = u[29:27];
     wire        u_short = u_to > u_from;
     wire        mover = ~black;   // the side whose move is taken back
+    // What a MAKE (its prepared UNMAKE word) or a NULL pushes.
+    wire [31:0] pushed = cmd_make ? unmake_word : {1'b0, 1'b1, 3'd0, ep_file, cvalid, 19'd0};
 
     // ---- the prepared stage ------------------------------------------------------------------
     reg [63:0] pm_oh0, pm_oh1, pm_oh2, pm_oh3;      // MAKE's mailbox writes (one-hot squares,
@@ -155,16 +158,14 @@ module mirror (
     reg [7:0]  ld_ep;
     reg [31:0] ld_files;
     assign busy = walking || drain != 3'd0;
-    wire [5:0] sq0 = from, sq1 = to;          // a walk's pair in stage 2
-    wire [3:0] lc0 = mcode, lc1 = tcode;
     // The en-passant square of a LOAD, kept where a pawn of the side to move can take on it.
     // (The two squares a pawn would take from are registered with the LOAD.)
-    wire [5:0] le = ld_ep[5:0];
+    wire [2:0] le_f = ld_ep[2:0];
     wire [3:0] pawn_us = {black, 3'd1};
     reg  [5:0] l_left, l_right;
     wire ld_ep_keep = ld_ep < 8'd64
-                   && ((le[2:0] != 3'd0 && sq_code(board, l_left) == pawn_us)
-                    || (le[2:0] != 3'd7 && sq_code(board, l_right) == pawn_us));
+                   && ((le_f != 3'd0 && sq_code(board, l_left) == pawn_us)
+                    || (le_f != 3'd7 && sq_code(board, l_right) == pawn_us));
     // A LOAD's castling file `f` of a colour whose king is on `k`: the right it gives (short 0,
     // long 1 within the colour).
     function side_of(input [7:0] f, input [5:0] k);
@@ -265,7 +266,7 @@ module mirror (
             pu_c2  <= {~mover, 3'd1};
             pu_oh3 <= 64'd0;
         end
-        ken     <= s1_walk ? {1'b0, lc1 != 4'd0, 1'b0, lc0 != 4'd0}
+        ken     <= s1_walk ? {1'b0, tcode != 4'd0, 1'b0, mcode != 4'd0}
                            : {is_castle, is_castle || is_capt || is_ep, 2'b11};
         ka_walk <= s1_walk;
 
@@ -290,12 +291,13 @@ module mirror (
             walking  <= 1'b1;
             drain    <= 3'd0;
         end else if (walking || drain != 3'd0) begin
-            // The walk: the codes, the ROM, then the xor, a pair of squares a clock.
+            // The walk: the codes, the ROM, then the xor, a pair of squares a clock (in stage
+            // 2 the pair is `from` and `to`).
             if (s1_walk) begin
-                if (lc0 == 4'd6) ksq_w <= sq0;
-                if (lc1 == 4'd6) ksq_w <= sq1;
-                if (lc0 == 4'd14) ksq_b <= sq0;
-                if (lc1 == 4'd14) ksq_b <= sq1;
+                if (mcode == 4'd6) ksq_w <= from;
+                if (tcode == 4'd6) ksq_w <= to;
+                if (mcode == 4'd14) ksq_b <= from;
+                if (tcode == 4'd14) ksq_b <= to;
             end
             if (walking) begin
                 wi <= wi + 5'd1;
@@ -331,11 +333,10 @@ module mirror (
                 hash   <= hash_now ^ ldq_key;
             end
         end else if (cmd_make || cmd_null) begin
-            st_word[ply[5:0]] <= cmd_make ? unmake_word
-                                          : {1'b0, 1'b1, 3'd0, ep_file, cvalid, 19'd0};
+            st_word[ply[5:0]] <= pushed;
             st_hash[ply[5:0]] <= hash_now;
             st_half[ply[5:0]] <= halfmove;
-            undo_word <= cmd_make ? unmake_word : {1'b0, 1'b1, 3'd0, ep_file, cvalid, 19'd0};
+            undo_word <= pushed;
             top_hash  <= hash_now;
             top_half  <= halfmove;
             below     <= ply[5:0] - 6'd1;
@@ -346,7 +347,7 @@ module mirror (
                 cvalid   <= pm_rights;
                 ep_on    <= pm_ep;
                 ep_f     <= pm_ep_f;
-                halfmove <= pm_reset ? 8'd0 : halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;
+                halfmove <= pm_reset ? 8'd0 : halfmove_inc;
                 // The piece keys, the side, the castling rights that change, en passant off
                 // and on.
                 use_keys <= 1'b1;
@@ -354,7 +355,7 @@ module mirror (
                           ^ (pm_ep ? zobrist_ep(pm_ep_f) : 64'd0);
             end else begin
                 ep_on    <= 1'b0;
-                halfmove <= halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;
+                halfmove <= halfmove_inc;
                 use_keys <= 1'b0;
                 kse      <= ZOBRIST_SIDE ^ ep_old_key;
             end

@@ -90,6 +90,13 @@ module estuary_host (
                        .done(chk_done), .ok(chk_ok));
 
     wire [10:0] hbytes = f_len - POS_BYTES;
+    // The frame's type is a request's, and its payload the size that type takes.
+    wire known = f_kind == T_LOAD || f_kind == T_GO || f_kind == T_STOP || f_kind == T_CLEAR
+              || f_kind == T_PING;
+    wire size_ok = f_kind == T_LOAD ? f_len >= POS_BYTES && hbytes[2:0] == 3'd0
+                                      && hbytes[10:3] <= 8'd100
+                 : f_kind == T_GO ? f_len == 11'd17
+                 : f_len == 11'd0;
     reg  [6:0]  pending_count;
     reg         loaded;
     reg         short_push;
@@ -113,32 +120,20 @@ module estuary_host (
             if (f_done && !f_ok) begin
                 short_push <= 1'b1;
                 short_code <= f_err;
+            end else if (f_done && !known) begin
+                short_push <= 1'b1;
+                short_code <= E_TYPE;
+            end else if (f_done && !size_ok) begin
+                short_push <= 1'b1;
+                short_code <= E_PAYLOAD;
             end else if (f_done) begin
                 act_kind <= f_kind;
-                case (f_kind)
-                T_LOAD:
-                    if (f_len < POS_BYTES || hbytes[2:0] != 3'd0 || hbytes[10:3] > 8'd100) begin
-                        short_push <= 1'b1;
-                        short_code <= E_PAYLOAD;
-                    end else begin
-                        pending_count <= hbytes[9:3];
-                        chk_start     <= 1'b1;
-                    end
-                T_GO:
-                    if (f_len != 11'd17) begin
-                        short_push <= 1'b1;
-                        short_code <= E_PAYLOAD;
-                    end else act <= 1'b1;
-                T_STOP, T_CLEAR, T_PING:
-                    if (f_len != 11'd0) begin
-                        short_push <= 1'b1;
-                        short_code <= E_PAYLOAD;
-                    end else act <= 1'b1;
-                default: begin
-                    short_push <= 1'b1;
-                    short_code <= E_TYPE;
+                if (f_kind == T_LOAD) begin
+                    pending_count <= hbytes[9:3];
+                    chk_start     <= 1'b1;
+                end else begin
+                    act <= 1'b1;
                 end
-                endcase
             end
             if (chk_done) begin
                 if (chk_ok) act <= 1'b1;
