@@ -1,5 +1,5 @@
 //! Chess rules for Estuary: bitboards, the attack unit, exact legal move generation in the
-//! hardware generators' modes, make/unmake, FEN/SAN/UCI text and perft. No dependencies.
+//! hardware generators' modes, make/unmake, FEN/SAN/UCI text, PGN and perft. No dependencies.
 //!
 //! ```
 //! use chess::{GenMode, Position};
@@ -20,6 +20,7 @@ mod movegen;
 mod moves;
 mod notation;
 mod perft;
+pub mod pgn;
 mod position;
 pub mod rng;
 mod types;
