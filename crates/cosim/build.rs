@@ -8,11 +8,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A hardware unit: its name (the harness under csrc/ and the verilated model's class,
-/// `V<name>`), its directory under hw/ and its top module.
+/// `V<name>`), its directory under hw/, its top module, and the directories of the units it
+/// instantiates.
 struct Unit {
     name: &'static str,
     dir: &'static str,
     top: &'static str,
+    uses: &'static [&'static str],
 }
 
 /// The units to verilate. A new one is its hw/<dir>, csrc/<name>.cpp and a line here.
@@ -21,21 +23,31 @@ const UNITS: &[Unit] = &[
         name: "movegen",
         dir: "movegen",
         top: "estuary_movegen",
+        uses: &[],
     },
     Unit {
         name: "evalunit",
         dir: "evalunit",
         top: "estuary_evalunit",
+        uses: &[],
     },
     Unit {
         name: "host",
         dir: "host",
         top: "estuary_host",
+        uses: &[],
     },
     Unit {
         name: "mirror",
         dir: "chip",
         top: "mirror",
+        uses: &[],
+    },
+    Unit {
+        name: "core",
+        dir: "chip",
+        top: "chip_core",
+        uses: &["movegen", "evalunit"],
     },
 ];
 
@@ -47,6 +59,7 @@ fn main() {
     for unit in UNITS {
         watch(&hw.join(unit.dir), &manifest.join(unit.harness()));
     }
+    // (The units a unit uses are watched as units of their own.)
 
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".to_string());
     let root = match Command::new(&verilator)
@@ -84,7 +97,7 @@ fn main() {
     }
     for unit in UNITS {
         let mdir = out.join(unit.name);
-        unit.verilate(&verilator, &hw.join(unit.dir), &mdir);
+        unit.verilate(&verilator, &hw, &mdir);
         build.include(&mdir).file(manifest.join(unit.harness()));
         for e in std::fs::read_dir(&mdir).unwrap().flatten() {
             let p = e.path();
@@ -113,8 +126,13 @@ impl Unit {
             .is_some_and(|n| n.starts_with(&self.prefix()))
     }
 
-    /// Runs Verilator on the unit's sources (`src`/*.v and `src`/gen/*.v) into `mdir`.
-    fn verilate(&self, verilator: &str, src: &Path, mdir: &Path) {
+    /// Runs Verilator on the unit's sources (hw/<dir>/*.v and hw/<dir>/gen/*.v, and those of
+    /// the units it uses) into `mdir`.
+    fn verilate(&self, verilator: &str, hw: &Path, mdir: &Path) {
+        let dirs: Vec<PathBuf> = std::iter::once(self.dir)
+            .chain(self.uses.iter().copied())
+            .map(|d| hw.join(d))
+            .collect();
         let _ = std::fs::remove_dir_all(mdir);
         let status = Command::new(verilator)
             .args(["--cc", "--top-module", self.top, "--prefix"])
@@ -129,13 +147,13 @@ impl Unit {
                 "-Wno-WIDTH",
                 "-Wno-UNUSED",
             ])
-            .arg(format!("-I{}", src.display()))
+            .args(dirs.iter().map(|d| format!("-I{}", d.display())))
             .arg("--Mdir")
             .arg(mdir)
-            .args(verilog_sources(src))
+            .args(dirs.iter().flat_map(|d| verilog_sources(d)))
             .status()
             .expect("running verilator");
-        assert!(status.success(), "verilator failed on {}", src.display());
+        assert!(status.success(), "verilator failed on {}", self.top);
     }
 }
 

@@ -46,7 +46,13 @@ module mirror (
     output reg          black,       // Black to move
     output wire [3:0]   rights,      // castling rights: White short, long, Black short, long
     output wire [3:0]   ep_file,     // the en-passant file, 8: none
-    output reg  [6:0]   ply          // makes on the stack
+    output reg  [6:0]   ply,         // makes on the stack
+    // For the sequencer's quiescence pruning and null move: the codes on the squares of the
+    // move on `move` a clock ago (stage 1), and whether the side to move has a knight, bishop,
+    // rook or queen (a clock after a command).
+    output wire [3:0]   from_code,
+    output wire [3:0]   to_code,
+    output reg          has_pieces
 );
 `include "gen/chip_zobrist.vh"
     localparam [2:0] NONE = 3'd7;   // no kind (the words' field)
@@ -79,6 +85,15 @@ module mirror (
     reg [15:0] mv;
     reg [3:0]  mcode, tcode, lcode, rcode;
     reg        s1_walk;
+    assign from_code = mcode;
+    assign to_code   = tcode;
+    integer hp;
+    always @(posedge clk) begin
+        has_pieces <= 1'b0;
+        for (hp = 0; hp < 64; hp = hp + 1)
+            if (board[4 * hp + 3] == black && board[4 * hp +: 3] >= 3'd2 && board[4 * hp +: 3] <= 3'd5)
+                has_pieces <= 1'b1;
+    end
     always @(posedge clk) begin
         mv      <= {walking ? 4'd0 : move[15:12], to1, from1};
         mcode   <= sq_code(board, from1);

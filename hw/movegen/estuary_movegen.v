@@ -31,7 +31,9 @@ module estuary_movegen (
     output wire        move_valid,
     output wire [15:0] move,
     output wire        gen_done,
-    output wire [7:0]  move_count      // count-only GEN: the number of legal moves, with gen_done
+    output wire [7:0]  move_count,     // count-only GEN: the number of legal moves, with gen_done
+    output wire [63:0] enemy_map       // the squares the opponent attacks, our king lifted (valid
+                                       // from 5 clocks after a GEN while the board stands)
 );
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4, CMD_GEN = 3'd5;
     // Clock (after the GEN edge) in which the pawn, king and castling sets are valid (the
@@ -86,6 +88,7 @@ module estuary_movegen (
         .leaper_checkers(leaper_checkers), .in_check(in_check), .double_check(double_check));
 
     wire [63:0] enemy_att;
+    assign enemy_map = enemy_att;
     enemy_attacks enemy (
         .clk(clk), .seed(start1), .kinds(kinds), .colors(colors), .side(side), .attacks(enemy_att));
 

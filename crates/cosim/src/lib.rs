@@ -9,6 +9,8 @@
 //!   checks, replies), driven at its pins against the protocol's model.
 //! * [`mirror`]: the search machine's mirror of the position (`hw/chip/mirror.v`: command
 //!   words, Zobrist hash, halfmove clock), checked against the chess crate.
+//! * [`search_core`]: one search core (`hw/chip/chip_core.v`: the sequencer over the other
+//!   units), its commands compared with the search machine's model clock by clock.
 //!
 //! `build.rs` verilates every unit and compiles it with its C++ harness (`csrc/<unit>.cpp`).
 //! Without Verilator at build time the crate is a stub: [`available`] is false and every
@@ -19,6 +21,7 @@ pub mod evalunit;
 pub mod host;
 pub mod mirror;
 pub mod movegen;
+pub mod search_core;
 
 pub use error::RtlError;
 

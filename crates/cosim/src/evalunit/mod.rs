@@ -16,4 +16,5 @@ pub use compare::{
     UnitReport,
 };
 pub use device::{RtlEval, UnitClocks};
+pub(crate) use sim::write_commands;
 pub use sim::Sim;

@@ -34,6 +34,33 @@ const REGION_WEIGHTS: u32 = 1;
 const REGION_BIASES: u32 = 2;
 const REGION_CONFIG: u32 = 3;
 
+/// The commands (command, address, data) that write `net`'s tables into the unit: every
+/// feature, weight and bias row, then the layer configuration.
+pub(crate) fn write_commands(net: &ChipNet) -> Result<Vec<(u32, u32, u32)>, RtlError> {
+    let img = Image::of(net).map_err(|e| RtlError::Refused(e.to_string()))?;
+    let mut out = Vec::new();
+    let mut row = |region: u32, index: usize, words: &[u32]| {
+        out.extend(words.iter().map(|&w| (CMD_WRITE, region, w)));
+        out.push((CMD_WRITE, COMMIT | region, index as u32));
+    };
+    for (i, words) in img.features.iter().enumerate() {
+        row(REGION_FEATURES, i, words);
+    }
+    for (i, words) in img.weights.iter().enumerate() {
+        row(REGION_WEIGHTS, i, words);
+    }
+    for (i, words) in img.biases.iter().enumerate() {
+        row(REGION_BIASES, i, words);
+    }
+    for (i, &w) in img.config.iter().enumerate() {
+        if i < LAYERS && w == 0 {
+            continue;
+        }
+        row(REGION_CONFIG, i, &[w]);
+    }
+    Ok(out)
+}
+
 /// One verilated instance of the evaluation unit.
 pub struct Sim {
     #[cfg(verilated)]
@@ -87,27 +114,8 @@ impl Sim {
 
     /// Writes `net`'s image into the unit's RAMs and configuration (the host's WRITE words).
     pub fn write_net(&mut self, net: &ChipNet) -> Result<(), RtlError> {
-        let img = Image::of(net).map_err(|e| RtlError::Refused(e.to_string()))?;
-        let row = |sim: &mut Sim, region: u32, index: usize, words: &[u32]| {
-            for &w in words {
-                sim.command(CMD_WRITE, region, w)?;
-            }
-            sim.command(CMD_WRITE, COMMIT | region, index as u32)
-        };
-        for (i, words) in img.features.iter().enumerate() {
-            row(self, REGION_FEATURES, i, words)?;
-        }
-        for (i, words) in img.weights.iter().enumerate() {
-            row(self, REGION_WEIGHTS, i, words)?;
-        }
-        for (i, words) in img.biases.iter().enumerate() {
-            row(self, REGION_BIASES, i, words)?;
-        }
-        for (i, &w) in img.config.iter().enumerate() {
-            if i < LAYERS && w == 0 {
-                continue;
-            }
-            row(self, REGION_CONFIG, i, &[w])?;
+        for (cmd, addr, data) in write_commands(net)? {
+            self.command(cmd, addr, data)?;
         }
         self.settle()
     }

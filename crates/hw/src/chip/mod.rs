@@ -23,6 +23,33 @@ pub mod tt;
 
 pub use search::{Machine, NotForChip};
 
+/// A command the sequencer gives the units, as the model's trace and the RTL's record it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// MAKE of the move, to both units.
+    Make(chess::Move),
+    /// NULL, to both units.
+    Null,
+    /// UNMAKE, to both units.
+    Unmake,
+    /// GEN to the generator: captures only, or all moves.
+    Gen {
+        /// Captures only.
+        captures_only: bool,
+    },
+    /// EVAL to the evaluation unit.
+    Eval,
+}
+
+/// One command and the clock it is given in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The clock, counted from the load of the position.
+    pub clock: u64,
+    /// The command.
+    pub command: Command,
+}
+
 /// Deepest ply of the node stack: a node at this ply returns its static evaluation.
 pub const MAX_PLY: usize = 64;
 /// The score of a mate at the root; a mate `n` plies away scores `MATE - n`.

@@ -64,6 +64,7 @@ pub struct Machine {
     e_ready: u64,
     check_at: u64,
     hash_at: u64,
+    trace: Option<Vec<Event>>,
 }
 
 /// Piece values of the quiescence search's pruning, by kind (pawn to king): the victim's
@@ -152,6 +153,7 @@ impl Machine {
             e_ready: 0,
             check_at: 0,
             hash_at: 0,
+            trace: None,
         })
     }
 
@@ -160,6 +162,23 @@ impl Machine {
     /// leaves it as it is, so a stop raised before the search begins is not lost.
     pub fn stop_line(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// Records every command given to the units from now on (or stops recording); the
+    /// co-simulation compares the record with the RTL's.
+    pub fn set_trace(&mut self, on: bool) {
+        self.trace = on.then(Vec::new);
+    }
+
+    /// The commands recorded since the last call (see [`Machine::set_trace`]).
+    pub fn take_trace(&mut self) -> Vec<Event> {
+        self.trace.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    fn record(&mut self, clock: u64, command: Command) {
+        if let Some(t) = self.trace.as_mut() {
+            t.push(Event { clock, command });
+        }
     }
 
     /// Clears the transposition table and the killers (a new game).
@@ -192,8 +211,9 @@ impl Machine {
     /// A MAKE or NULL to both units, in the first clock all three are free: the generator
     /// takes it in a clock, the evaluation unit in `e_clocks`; the in-check flag and the
     /// child's hash follow.
-    fn issue_make(&mut self, e_clocks: u64) {
+    fn issue_make(&mut self, e_clocks: u64, command: Command) {
         let t = self.t.max(self.g_ready).max(self.e_ready);
+        self.record(t, command);
         self.g_ready = t + 1;
         self.e_ready = t + e_clocks;
         self.check_at = t + IN_CHECK_CLOCKS;
@@ -202,7 +222,7 @@ impl Machine {
     }
 
     fn make(&mut self, ply: usize, m: Move) {
-        self.issue_make(evalunit::make_clocks(m));
+        self.issue_make(evalunit::make_clocks(m), Command::Make(m));
         let before = self.boards[ply];
         let after = before.played(m);
         self.boards[ply + 1] = after;
@@ -211,7 +231,7 @@ impl Machine {
     }
 
     fn make_null(&mut self, ply: usize) {
-        self.issue_make(evalunit::NULL_CLOCKS);
+        self.issue_make(evalunit::NULL_CLOCKS, Command::Null);
         let mut after = self.boards[ply];
         after.play_null();
         self.boards[ply + 1] = after;
@@ -222,6 +242,7 @@ impl Machine {
     /// Takes back the last make or null move, then restores the node's frame.
     fn unmake(&mut self) {
         let t = self.t.max(self.g_ready).max(self.e_ready);
+        self.record(t, Command::Unmake);
         self.g_ready = t + 1;
         self.e_ready = t + evalunit::UNMAKE_CLOCKS;
         self.t = t + 1 + RETURN_CLOCKS;
@@ -242,6 +263,7 @@ impl Machine {
     fn request_eval(&mut self, ply: usize) -> (i32, u64) {
         let made = self.e_ready;
         let issued = self.t.max(made);
+        self.record(issued, Command::Eval);
         let done = (issued + EVAL_MIN_CLOCKS).max(made + self.eval_clocks);
         self.e_ready = done;
         let score = self
@@ -262,6 +284,7 @@ impl Machine {
     /// waits for the done pulse.
     fn generate(&mut self, ply: usize, captures_only: bool) -> usize {
         let t = self.t.max(self.g_ready);
+        self.record(t, Command::Gen { captures_only });
         let b = self.boards[ply];
         stream::stream_order(&b, captures_only, &mut self.lists[ply]);
         let n = self.lists[ply].len();
@@ -511,12 +534,12 @@ impl Machine {
         self.nodes += 1;
         self.qnodes += 1;
         let pv_node = beta - alpha > 1;
-        if ply >= MAX_PLY {
-            return self.evaluate(ply);
-        }
         // The generator's mode depends on the in-check flag: evasions in check, else
         // captures while the unit computes the stand-pat score.
         self.t = self.t.max(self.check_at);
+        if ply >= MAX_PLY {
+            return self.evaluate(ply);
+        }
         let in_check = self.boards[ply].in_check();
         let n = self.generate(ply, !in_check);
         let mut best;

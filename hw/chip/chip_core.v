@@ -1,0 +1,133 @@
+// One search core: the sequencer over the move generator, the evaluation unit and the mirror.
+//
+//   host port (h_*) --+--> estuary_movegen ---- moves, in-check, attack map --+
+//   (loads, weights)  |                                                       |
+//                     +--> estuary_evalunit --- score -------------------------+--> sequencer
+//                     +--> mirror ------------- words, hash, codes ------------+    (GO, limits,
+//                                                                                    reports)
+//
+// While the sequencer is idle the host port reaches the units directly (the 18 load words,
+// the net's weights, the mirror's 42-byte position); during a search the sequencer drives
+// them. The obs_* outputs repeat the commands the sequencer gives, for the co-simulation
+// (crates/cosim/tests/core.rs), which compares them with the Rust model's, clock by clock.
+module chip_core #(
+    parameter TT_BITS = 13
+) (
+    input  wire         clk,
+    input  wire         rst,
+    // ---- direct access to the units while idle ----
+    input  wire         h_gcmd_valid,
+    input  wire [2:0]   h_gcmd,
+    input  wire [4:0]   h_gcmd_addr,
+    input  wire [31:0]  h_gcmd_data,
+    output wire         g_ready,
+    output wire         g_in_check,
+    input  wire         h_ecmd_valid,
+    input  wire [2:0]   h_ecmd,
+    input  wire [4:0]   h_ecmd_addr,
+    input  wire [31:0]  h_ecmd_data,
+    output wire         e_ready,
+    input  wire         h_mload,
+    input  wire [335:0] h_position,
+    output wire         m_busy,
+    output wire [63:0]  m_hash,
+    // ---- the search ----
+    input  wire         go,
+    input  wire [6:0]   lim_depth,
+    input  wire [47:0]  lim_nodes,
+    input  wire [47:0]  lim_clocks,
+    input  wire         stop,
+    input  wire         clear,
+    input  wire         cfg_null,
+    input  wire         cfg_lmr,
+    input  wire [9:0]   cfg_tt_clocks,
+    input  wire [7:0]   game_len,
+    input  wire         hist_we,
+    input  wire [7:0]   hist_addr,
+    input  wire [63:0]  hist_data,
+    output wire         busy,
+    output wire         report,
+    output wire [6:0]   rep_depth,
+    output wire [15:0]  rep_score,
+    output wire [47:0]  rep_nodes,
+    output wire [47:0]  rep_clocks,
+    output wire [6:0]   rep_pvlen,
+    input  wire [5:0]   pv_addr,
+    output wire [15:0]  pv_move,
+    output wire         done,
+    output wire [15:0]  best_move,
+    output wire         stopped,
+    output wire [47:0]  nodes,
+    output wire [47:0]  qnodes,
+    output wire [47:0]  now,
+    output wire         overflow,
+    // ---- what the sequencer gives the units ----
+    output wire         obs_g_valid,
+    output wire [2:0]   obs_g_cmd,
+    output wire [31:0]  obs_g_data,
+    output wire         obs_e_valid,
+    output wire [2:0]   obs_e_cmd
+);
+    wire        s_gv, s_ev;
+    wire [2:0]  s_gc, s_ec;
+    wire [31:0] s_gd, s_ed;
+    wire        g_mv, g_done;
+    wire [15:0] g_move;
+    wire [63:0] g_enemy;
+    wire [7:0]  g_count;
+    wire        e_rv;
+    wire [31:0] e_score;
+    wire        m_make, m_null, m_unmake;
+    wire [15:0] m_move;
+    wire [31:0] m_make_word, m_unmake_word, m_undo_word;
+    wire [7:0]  m_halfmove;
+    wire        m_black, m_has;
+    wire [3:0]  m_rights, m_ep, m_fc, m_tc;
+    wire [6:0]  m_ply;
+
+    assign obs_g_valid = s_gv;
+    assign obs_g_cmd   = s_gc;
+    assign obs_g_data  = s_gd;
+    assign obs_e_valid = s_ev;
+    assign obs_e_cmd   = s_ec;
+
+    estuary_movegen gen (
+        .clk(clk), .rst(rst),
+        .cmd_valid(busy ? s_gv : h_gcmd_valid), .cmd(busy ? s_gc : h_gcmd),
+        .cmd_addr(busy ? 5'd0 : h_gcmd_addr), .cmd_data(busy ? s_gd : h_gcmd_data),
+        .ready(g_ready), .in_check(g_in_check), .move_valid(g_mv), .move(g_move),
+        .gen_done(g_done), .move_count(g_count), .enemy_map(g_enemy));
+
+    estuary_evalunit eval (
+        .clk(clk), .rst(rst),
+        .cmd_valid(busy ? s_ev : h_ecmd_valid), .cmd(busy ? s_ec : h_ecmd),
+        .cmd_addr(busy ? 5'd0 : h_ecmd_addr), .cmd_data(busy ? s_ed : h_ecmd_data),
+        .ready(e_ready), .result_valid(e_rv), .score(e_score));
+
+    mirror mir (
+        .clk(clk), .rst(rst), .load(h_mload && !busy), .position(h_position), .busy(m_busy),
+        .cmd_make(m_make), .cmd_null(m_null), .cmd_unmake(m_unmake), .move(m_move),
+        .make_word(m_make_word), .unmake_word(m_unmake_word), .undo_word(m_undo_word),
+        .hash(m_hash), .halfmove(m_halfmove), .black(m_black), .rights(m_rights),
+        .ep_file(m_ep), .ply(m_ply), .from_code(m_fc), .to_code(m_tc), .has_pieces(m_has));
+
+    sequencer #(.TT_BITS(TT_BITS)) seq (
+        .clk(clk), .rst(rst),
+        .go(go), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
+        .stop(stop), .clear(clear), .cfg_null(cfg_null), .cfg_lmr(cfg_lmr),
+        .cfg_tt_clocks(cfg_tt_clocks), .game_len(game_len), .hist_we(hist_we),
+        .hist_addr(hist_addr), .hist_data(hist_data), .busy(busy), .report(report),
+        .rep_depth(rep_depth), .rep_score(rep_score), .rep_nodes(rep_nodes),
+        .rep_clocks(rep_clocks), .rep_pvlen(rep_pvlen), .pv_addr(pv_addr), .pv_move(pv_move),
+        .done(done), .best_move(best_move), .stopped(stopped), .nodes(nodes), .qnodes(qnodes),
+        .now(now), .overflow(overflow),
+        .g_ready(g_ready), .g_in_check(g_in_check), .g_move_valid(g_mv), .g_move(g_move),
+        .g_done(g_done), .g_enemy(g_enemy),
+        .g_cmd_valid(s_gv), .g_cmd(s_gc), .g_cmd_data(s_gd),
+        .e_ready(e_ready), .e_result_valid(e_rv), .e_score(e_score),
+        .e_cmd_valid(s_ev), .e_cmd(s_ec), .e_cmd_data(s_ed),
+        .m_make(m_make), .m_null(m_null), .m_unmake(m_unmake), .m_move(m_move),
+        .m_make_word(m_make_word), .m_undo_word(m_undo_word), .m_hash(m_hash),
+        .m_halfmove(m_halfmove), .m_from_code(m_fc), .m_to_code(m_tc),
+        .m_has_pieces(m_has));
+endmodule

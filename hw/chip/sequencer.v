@@ -1,0 +1,802 @@
+// The search sequencer: the search of docs/chip.md ("The algorithm") as a state machine over
+// block RAMs, driving the move generator and the evaluation unit through their command words
+// and the mirror (mirror.v) for those words and the hash. The Rust model it is held to, node
+// for node and clock for clock: crates/hw/src/chip/search.rs.
+//
+//   GO      iterative deepening from the loaded position (the units and the mirror loaded,
+//           the game's hashes before the root written on the history port) within the
+//           depth, node and clock limits; `stop` (held) ends it at the next node. Each
+//           completed iteration pulses `report` (rep_*, the PV on pv_addr / pv_move); the
+//           end pulses `done` with best_move (0: no legal move).
+//   CLEAR   empties the transposition table and the killers (a new game); busy meanwhile.
+//
+// RAMs (one write port, one registered read port each):
+//   stack   a frame a ply (the node's window, scores, moves, list pointers, flags)
+//   caps, quiets   the move lists of the nodes on the path, appended as the generator streams
+//           (captures and promotions, and every move of a quiescence node, in `caps`; the
+//           quiet moves in `quiets`; the table's move and the killers noted, not stored)
+//   roots   the root's moves, best first
+//   pv      a row a ply (rows 1..63); the root's row in `pv0`, read by the host
+//   path    the game's hashes before the root, then a hash a ply, for the repetition scan
+//   tt      the transposition table, one entry an address, read in `cfg_tt_clocks`
+module sequencer #(
+    parameter TT_BITS    = 13,
+    parameter LIST_BITS  = 12,
+    parameter LOAD_CLOCKS = 94
+) (
+    input  wire         clk,
+    input  wire         rst,
+    // ---- host side ----
+    input  wire         go,
+    input  wire [6:0]   lim_depth,
+    input  wire [47:0]  lim_nodes,
+    input  wire [47:0]  lim_clocks,
+    input  wire         stop,
+    input  wire         clear,
+    input  wire         cfg_null,
+    input  wire         cfg_lmr,
+    input  wire [9:0]   cfg_tt_clocks,
+    input  wire [7:0]   game_len,
+    input  wire         hist_we,
+    input  wire [7:0]   hist_addr,
+    input  wire [63:0]  hist_data,
+    output wire         busy,
+    output reg          report,
+    output reg  [6:0]   rep_depth,
+    output reg  [15:0]  rep_score,
+    output reg  [47:0]  rep_nodes,
+    output reg  [47:0]  rep_clocks,
+    output reg  [6:0]   rep_pvlen,
+    input  wire [5:0]   pv_addr,
+    output wire [15:0]  pv_move,
+    output reg          done,
+    output reg  [15:0]  best_move,
+    output reg          stopped,
+    output reg  [47:0]  nodes,
+    output reg  [47:0]  qnodes,
+    output reg  [47:0]  now,
+    output reg          overflow,
+    // ---- the move generator ----
+    input  wire         g_ready,
+    input  wire         g_in_check,
+    input  wire         g_move_valid,
+    input  wire [15:0]  g_move,
+    input  wire         g_done,
+    input  wire [63:0]  g_enemy,
+    output reg          g_cmd_valid,
+    output reg  [2:0]   g_cmd,
+    output reg  [31:0]  g_cmd_data,
+    // ---- the evaluation unit ----
+    input  wire         e_ready,
+    input  wire         e_result_valid,
+    input  wire [31:0]  e_score,
+    output reg          e_cmd_valid,
+    output reg  [2:0]   e_cmd,
+    output reg  [31:0]  e_cmd_data,
+    // ---- the mirror ----
+    output reg          m_make,
+    output reg          m_null,
+    output reg          m_unmake,
+    output reg  [15:0]  m_move,
+    input  wire [31:0]  m_make_word,
+    input  wire [31:0]  m_undo_word,
+    input  wire [63:0]  m_hash,
+    input  wire [7:0]   m_halfmove,
+    input  wire [3:0]   m_from_code,
+    input  wire [3:0]   m_to_code,
+    input  wire         m_has_pieces
+);
+    // ---- constants (hw::chip) -----------------------------------------------------------
+    localparam signed [17:0] MATE = 18'sd30000, INF = 18'sd30001;
+    localparam signed [17:0] MATE_BOUND = 18'sd29935;           // MATE - 64 - 1
+    localparam [6:0] MAX_PLY = 7'd64;
+    localparam [2:0] C_MAKE = 3'd2, C_UNMAKE = 3'd3, C_NULL = 3'd4, C_GEN = 3'd5, C_EVAL = 3'd5;
+    localparam [3:0] IN_CHECK_WAIT = 4'd10;    // the flag is read 11 clocks after a command
+
+    // ---- states ----------------------------------------------------------------------------
+    localparam [4:0]
+        S_IDLE = 5'd0, S_CLEAR = 5'd1, S_RGEN = 5'd2, S_RSTREAM = 5'd3, S_ITER = 5'd4,
+        S_WSTART = 5'd5, S_RNEXT1 = 5'd6, S_RNEXT2 = 5'd7, S_RMAKE = 5'd8, S_ENTRY = 5'd9,
+        S_WAITCHK = 5'd10, S_WAITRT = 5'd11, S_GEN = 5'd12, S_STREAM = 5'd13, S_POSTGEN = 5'd14,
+        S_EVW = 5'd15, S_QEV = 5'd16, S_LEAF = 5'd17, S_NULLMK = 5'd18, S_NEXT1 = 5'd19,
+        S_NEXT2 = 5'd20, S_MAKE = 5'd21, S_UNMAKE = 5'd22, S_RET1 = 5'd23, S_RET2 = 5'd24,
+        S_PVC = 5'd25, S_TTW = 5'd26, S_ROT = 5'd27, S_ROTW = 5'd28, S_FINISH = 5'd29,
+        S_WEND = 5'd30, S_ITEREND = 5'd31;
+    // What a node does when its child returns.
+    localparam [2:0] ST_FIRST = 3'd0, ST_NWR = 3'd1, ST_NW = 3'd2, ST_FULL = 3'd3,
+                     ST_NULL = 3'd4;
+    // After a PV copy.
+    localparam [1:0] PV_NEXT = 2'd0, PV_TTW = 2'd1, PV_RET = 2'd2, PV_ROOT = 2'd3;
+
+    reg [4:0] state;
+    assign busy = state != S_IDLE;
+
+    // ---- the current node's frame (ply >= 1), pushed on the stack when it makes a move -----
+    reg signed [17:0] f_alpha, f_beta, f_best, f_oalpha, f_eval;
+    reg [15:0] f_bmove, f_ttmove, f_k0, f_k1, f_move;
+    reg signed [7:0] f_depth;
+    reg [LIST_BITS-1:0] f_cbase, f_qbase;
+    reg [7:0]  f_ncaps, f_nq, f_pos, f_searched;
+    reg        f_ttf, f_k0f, f_k1f;
+    reg [2:0]  f_stage;
+    reg [1:0]  f_rc;
+    reg        f_q, f_pv, f_check, f_futile, f_evalv;
+    reg [63:0] f_att;
+    localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 2 + 5 + 64;
+    wire [FW-1:0] f_pack = {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0,
+        f_k1, f_move, f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf,
+        f_k0f, f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att};
+
+    reg [6:0] ply;
+    reg [FW-1:0] stack [0:63];
+    reg [FW-1:0] stk_q;                 // always the parent's frame: stack[ply - 1]
+    always @(posedge clk) stk_q <= stack[ply[5:0] - 6'd1];
+
+    // ---- the root ---------------------------------------------------------------------------
+    reg [6:0]  r_depth, r_max;
+    reg signed [17:0] r_alpha, r_beta, r_lo, r_last, r_ibs;
+    reg        r_ib, r_full;
+    reg [15:0] r_ibm, r_move, r_first, r_best;
+    reg [7:0]  r_ibi, r_pos, r_n;
+    reg [2:0]  r_stage;
+    reg [15:0] roots [0:255];
+    reg [15:0] root_q;
+
+    // ---- global registers --------------------------------------------------------------------
+    reg        aborted;
+    reg signed [17:0] ret;             // the value the returning child gave (its side's view)
+    reg signed [7:0]  c_base;          // the child's depth before its in-check flag is known
+    reg [1:0]  c_rc;                   // its reduction if it is not in check
+    reg        c_ext;                  // its check extension applies
+    reg [3:0]  chk_cnt;                // clocks until the generator's in-check flag is valid
+    reg        mk1, mk2;               // a MAKE or NULL one and two clocks ago
+    reg [31:0] killers [0:64];
+    reg [6:0]  pvlen [0:64];
+    reg        ick [0:64];             // each ply's in-check flag (its parent's "gives check")
+
+    // ---- the evaluation port: EVAL when asked and the unit is free; the score latched ------
+    reg        ev_req, ev_wait;
+    reg signed [17:0] ev_score;
+    wire signed [31:0] e_s = e_score;
+    wire signed [17:0] e_clamped = e_s > 32'sd29934 ? 18'sd29934
+                                 : e_s < -32'sd29934 ? -18'sd29934 : e_s[17:0];
+    wire ev_fire = ev_req && e_ready;
+    wire ev_have = !ev_req && (!ev_wait || e_result_valid);
+    wire signed [17:0] ev_val = ev_wait ? e_clamped : ev_score;   // the score, once ev_have
+    // MAKE, NULL and UNMAKE go to both units at once, when both are free and no EVAL is due.
+    wire units_free = g_ready && e_ready && !ev_req && (!ev_wait || e_result_valid);
+
+    // ---- move lists -------------------------------------------------------------------------
+    reg [15:0] caps [0:(1 << LIST_BITS) - 1];
+    reg [15:0] quiets [0:(1 << LIST_BITS) - 1];
+    reg [15:0] caps_q, quiets_q;
+    // The current node's position `p` in its order: the table's move, the captures, the
+    // killers found, the quiet moves.
+    wire [7:0] n_kill = {7'd0, f_k0f} + {7'd0, f_k1f};
+    wire [7:0] n_total = {7'd0, f_ttf} + f_ncaps + n_kill + f_nq;
+    function [2:0] src_of(input [7:0] p);      // 0 tt, 1 caps, 2 k0, 3 k1, 4 quiets
+        reg [7:0] a;
+        begin
+            a = p - {7'd0, f_ttf};
+            if (f_ttf && p == 8'd0) src_of = 3'd0;
+            else if (a < f_ncaps) src_of = 3'd1;
+            else if (a - f_ncaps < n_kill)
+                src_of = (a - f_ncaps == 8'd0 && f_k0f) ? 3'd2 : 3'd3;
+            else src_of = 3'd4;
+        end
+    endfunction
+    wire [7:0] rd_pos = state == S_NEXT2 ? f_pos + 8'd1 : f_pos;
+    wire [7:0] rd_cidx = rd_pos - {7'd0, f_ttf};
+    wire [7:0] rd_qidx = rd_pos - {7'd0, f_ttf} - f_ncaps - n_kill;
+    always @(posedge clk) begin
+        caps_q   <= caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, rd_cidx}];
+        quiets_q <= quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, rd_qidx}];
+    end
+    wire [2:0]  cur_src = src_of(f_pos);
+    wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q
+                         : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : quiets_q;
+    wire [7:0] r_rd = state == S_RNEXT2 ? r_pos + 8'd1 : r_pos;
+    reg  [7:0] rot_j;
+    always @(posedge clk) root_q <= roots[state == S_ROT ? rot_j - 8'd1 : r_rd];
+
+    function quiet(input [15:0] m);
+        quiet = !m[14] && !m[15];
+    endfunction
+
+    // ---- PV rows ------------------------------------------------------------------------------
+    reg [15:0] pv [0:4095];
+    reg [15:0] pv0 [0:63];
+    reg [15:0] pv_q;
+    reg [6:0]  pvc_i, pvc_n;
+    reg [1:0]  pvc_then;
+    assign pv_move = pv0[pv_addr];
+    wire [6:0] pv_src_ply = ply + 7'd1;
+    always @(posedge clk) pv_q <= pv[{pv_src_ply[5:0], pvc_i[5:0]}];
+
+    // ---- repetition scan and table read, started two clocks after a MAKE or NULL -------------
+    reg [63:0] path [0:255];
+    reg [63:0] path_q;
+    reg [7:0]  sc_top, sc_reach, sc_back;
+    reg        sc_pend, rep_done, rep_found;
+    reg [63:0] sc_key;
+    wire [7:0] top_now = game_len + {1'b0, ply};
+    wire [7:0] reach_now = m_halfmove < top_now ? m_halfmove : top_now;
+    reg [7:0]  path_ra;
+    always @(posedge clk) path_q <= path[path_ra];
+    always @* begin
+        path_ra = sc_top - sc_back;
+        if (mk2) path_ra = top_now - 8'd4;
+    end
+
+    reg [63:0] tt [0:(1 << TT_BITS) - 1];
+    reg [63:0] tt_q;
+    reg [9:0]  tt_cnt;
+    reg [TT_BITS-1:0] clr_i;
+    always @(posedge clk) tt_q <= tt[m_hash[TT_BITS-1:0]];
+    wire tt_done = tt_cnt == 10'd0;
+    wire        tt_hit = tt_q[63] && tt_q[62:47] == m_hash[63:48];
+    wire [15:0] tt_move = tt_q[46:31];
+    wire signed [17:0] tt_score16 = {{2{tt_q[30]}}, tt_q[30:15]};
+    wire signed [7:0]  tt_depth = tt_q[14:7];
+    wire [1:0]  tt_bound = tt_q[6:5];
+    wire signed [17:0] ply18 = $signed({11'd0, ply});
+    wire signed [17:0] tt_s = tt_score16 >= MATE_BOUND ? tt_score16 - ply18
+                            : tt_score16 <= -MATE_BOUND ? tt_score16 + ply18
+                            : tt_score16;
+    // The score a node stores: mates counted from it.
+    wire signed [17:0] tt_store = f_best >= MATE_BOUND ? f_best + ply18
+                                : f_best <= -MATE_BOUND ? f_best - ply18 : f_best;
+
+    // ---- the node's decisions -------------------------------------------------------------------
+    wire signed [17:0] s_ret = -ret;             // the child's score, this node's view
+    wire signed [17:0] mated = ply18 - MATE;
+    wire signed [17:0] depth18 = {{10{f_depth[7]}}, f_depth};
+    // The child's depth, once its in-check flag is known.
+    wire signed [7:0] child_depth = (c_ext && g_in_check) ? c_base + 8'sd1 : c_base - $signed({6'd0, c_rc});
+    // The move in NEXT2 and what the search does with it.
+    wire is_killer = cur_move == f_k0 || cur_move == f_k1;
+    wire [2:0] att_kind = m_from_code[2:0] - 3'd1, vic_kind = m_to_code[2:0] - 3'd1;
+    function signed [17:0] victim_cp(input [2:0] k);
+        case (k)
+            3'd0: victim_cp = 18'sd100;
+            3'd1, 3'd2: victim_cp = 18'sd300;
+            3'd3: victim_cp = 18'sd500;
+            3'd4: victim_cp = 18'sd900;
+            default: victim_cp = 18'sd0;
+        endcase
+    endfunction
+    function [6:0] rank_of(input [2:0] k);
+        case (k)
+            3'd0: rank_of = 7'd1;
+            3'd1, 3'd2: rank_of = 7'd3;
+            3'd3: rank_of = 7'd5;
+            3'd4: rank_of = 7'd9;
+            default: rank_of = 7'd100;
+        endcase
+    endfunction
+    wire q_futile = !(cur_move[15] || cur_move[15:12] == 4'd3)
+                 && ((f_eval + victim_cp(vic_kind) + 18'sd200 <= f_alpha)
+                  || (rank_of(att_kind) > rank_of(vic_kind) && f_att[cur_move[11:6]]));
+    wire s_skip = f_futile && f_searched != 8'd0 && quiet(cur_move) && !is_killer;
+    wire reduce_cand = cfg_lmr && f_depth >= 8'sd3 && f_searched >= 8'd3 && quiet(cur_move)
+                    && !f_check && !is_killer;
+    wire [1:0] r_amount = !reduce_cand ? 2'd0
+                        : (f_searched >= 8'd8 && f_depth >= 8'sd6) ? 2'd2 : 2'd1;
+    // After a child returns (RET2).
+    wire reduced = f_rc != 2'd0 && !ick[ply + 7'd1];
+    wire signed [17:0] nbest = s_ret > f_best ? s_ret : f_best;
+    wire signed [17:0] nalpha = s_ret > f_alpha ? s_ret : f_alpha;
+
+    // Plies to the mate of the iteration's score (large when it is not a mate).
+    wire signed [17:0] mp_win = MATE - r_ibs, mp_loss = MATE + r_ibs;
+    wire [17:0] mate_plies = r_ibs >= MATE_BOUND ? (mp_win[0] ? mp_win : mp_win - 18'sd1)
+                           : r_ibs <= -MATE_BOUND ? {mp_loss[17:1], 1'b0}
+                           : 18'h3ffff;
+
+    // ---- command outputs ----------------------------------------------------------------------
+    always @* begin
+        g_cmd_valid = 1'b0; g_cmd = 3'd0; g_cmd_data = 32'd0;
+        e_cmd_valid = 1'b0; e_cmd = 3'd0; e_cmd_data = 32'd0;
+        m_make = 1'b0; m_null = 1'b0; m_unmake = 1'b0;
+        m_move = (state == S_NEXT1 || state == S_NEXT2) ? cur_move
+               : (state == S_RNEXT1 || state == S_RNEXT2) ? root_q
+               : ply == 7'd0 || (state == S_RMAKE) ? r_move : f_move;
+        if (state == S_MAKE && ply != 7'd0) m_move = f_move;
+        if (ev_fire) begin
+            e_cmd_valid = 1'b1; e_cmd = C_EVAL;
+        end
+        case (state)
+            S_RGEN, S_GEN:
+                if (g_ready) begin
+                    g_cmd_valid = 1'b1; g_cmd = C_GEN;
+                    g_cmd_data = {31'd0, state == S_GEN && f_q && !f_check};
+                end
+            S_RMAKE, S_MAKE:
+                if (units_free) begin
+                    g_cmd_valid = 1'b1; g_cmd = C_MAKE; g_cmd_data = m_make_word;
+                    e_cmd_valid = 1'b1; e_cmd = C_MAKE; e_cmd_data = m_make_word;
+                    m_make = 1'b1;
+                end
+            S_NULLMK:
+                if (units_free) begin
+                    g_cmd_valid = 1'b1; g_cmd = C_NULL;
+                    e_cmd_valid = 1'b1; e_cmd = C_NULL;
+                    m_null = 1'b1;
+                end
+            S_UNMAKE:
+                if (units_free) begin
+                    g_cmd_valid = 1'b1; g_cmd = C_UNMAKE; g_cmd_data = m_undo_word;
+                    e_cmd_valid = 1'b1; e_cmd = C_UNMAKE; e_cmd_data = m_undo_word;
+                    m_unmake = 1'b1;
+                end
+            default: ;
+        endcase
+    end
+    wire fire_make = m_make || m_null;
+
+    // ---- the state machine ----------------------------------------------------------------------
+    // The window a node gives its child, by the child's stage (the root's likewise).
+    wire signed [17:0] w_a = f_stage == ST_NULL ? f_beta - 18'sd1 : f_alpha;
+    wire signed [17:0] w_b = f_stage == ST_NULL ? f_beta
+                           : (f_stage == ST_FIRST || f_stage == ST_FULL) ? f_beta : f_alpha + 18'sd1;
+    wire signed [17:0] rw_b = r_stage == ST_NW ? r_alpha + 18'sd1 : r_beta;
+    always @(posedge clk) begin
+        report <= 1'b0;
+        done <= 1'b0;
+        if (state != S_IDLE) now <= now + 48'd1;
+
+        // The evaluation port.
+        if (ev_fire) begin
+            ev_req <= 1'b0;
+            ev_wait <= 1'b1;
+        end
+        if (e_result_valid && ev_wait) begin
+            ev_wait <= 1'b0;
+            ev_score <= e_clamped;
+        end
+
+        // In-check flag and hash timing.
+        mk1 <= fire_make;
+        mk2 <= mk1;
+        if (fire_make || m_unmake) chk_cnt <= IN_CHECK_WAIT;
+        else if (chk_cnt != 4'd0) chk_cnt <= chk_cnt - 4'd1;
+
+        // Repetition scan and table read, from the hash two clocks after a MAKE or NULL.
+        if (tt_cnt != 10'd0) tt_cnt <= tt_cnt - 10'd1;
+        if (mk2) begin
+            path[top_now] <= m_hash;
+            sc_key <= m_hash;
+            sc_top <= top_now;
+            sc_reach <= reach_now;
+            sc_back <= 8'd6;
+            sc_pend <= reach_now >= 8'd4;
+            rep_done <= reach_now < 8'd4;
+            rep_found <= 1'b0;
+            tt_cnt <= cfg_tt_clocks - 10'd1;
+        end else if (sc_pend) begin
+            if (path_q == sc_key) begin
+                rep_found <= 1'b1;
+                rep_done <= 1'b1;
+                sc_pend <= 1'b0;
+            end else if (sc_back <= sc_reach) begin
+                sc_back <= sc_back + 8'd2;
+            end else begin
+                rep_done <= 1'b1;
+                sc_pend <= 1'b0;
+            end
+        end
+        if (hist_we) path[hist_addr] <= hist_data;
+
+        case (state)
+        S_IDLE: begin
+            if (clear) begin
+                clr_i <= {TT_BITS{1'b0}};
+                state <= S_CLEAR;
+            end else if (go) begin
+                now <= LOAD_CLOCKS;
+                nodes <= 48'd0;
+                qnodes <= 48'd0;
+                aborted <= 1'b0;
+                stopped <= 1'b0;
+                overflow <= 1'b0;
+                ply <= 7'd0;
+                r_max <= lim_depth == 7'd0 ? 7'd1 : lim_depth > 7'd63 ? 7'd63 : lim_depth;
+                r_n <= 8'd0;
+                r_last <= 18'sd0;
+                r_best <= 16'd0;
+                path[game_len] <= m_hash;
+                state <= S_RGEN;
+            end
+        end
+        S_CLEAR: begin
+            tt[clr_i] <= 64'd0;
+            if (clr_i <= 64) killers[clr_i[6:0]] <= 32'd0;
+            clr_i <= clr_i + 1'b1;
+            if (&clr_i) state <= S_IDLE;
+        end
+
+        // ---- the root ----
+        S_RGEN: if (g_ready) state <= S_RSTREAM;
+        S_RSTREAM: begin
+            if (g_move_valid) begin
+                roots[r_n] <= g_move;
+                if (r_n == 8'd0) begin
+                    r_first <= g_move;
+                    r_best <= g_move;
+                end
+                r_n <= r_n + 8'd1;
+            end
+            if (g_done) begin
+                if (r_n == 8'd0 && !g_move_valid) begin
+                    rep_depth <= 7'd0;
+                    rep_score <= g_in_check ? -MATE[15:0] : 16'd0;
+                    rep_pvlen <= 7'd0;
+                    best_move <= 16'd0;
+                    state <= S_FINISH;
+                end else begin
+                    r_depth <= 7'd1;
+                    state <= S_ITER;
+                end
+            end
+        end
+        S_ITER: begin
+            // Aspiration from depth 5 around the last score.
+            if (r_depth >= 7'd5 && r_last < MATE_BOUND && r_last > -MATE_BOUND) begin
+                r_lo <= r_last - 18'sd40;
+                r_beta <= r_last + 18'sd40;
+                r_full <= 1'b0;
+            end else begin
+                r_lo <= -INF;
+                r_beta <= INF;
+                r_full <= 1'b1;
+            end
+            r_pos <= 8'd0;
+            state <= S_WSTART;
+        end
+        S_WSTART: begin
+            r_alpha <= r_lo;
+            r_ib <= 1'b0;
+            nodes <= nodes + 48'd1;
+            state <= S_RNEXT1;
+        end
+        S_RNEXT1: state <= S_RNEXT2;
+        S_RNEXT2: begin
+            r_move <= root_q;
+            r_pos <= r_pos + 8'd1;
+            r_stage <= r_pos == 8'd0 ? ST_FIRST : ST_NW;
+            state <= S_RMAKE;
+        end
+        S_RMAKE: if (units_free) begin
+            c_base <= $signed({1'b0, r_depth}) - 8'sd1;
+            c_rc <= 2'd0;
+            c_ext <= 1'b1;
+            f_alpha <= -rw_b;
+            f_beta <= -r_alpha;
+            f_pv <= rw_b - r_alpha > 18'sd1;
+            f_cbase <= {LIST_BITS{1'b0}};
+            f_qbase <= {LIST_BITS{1'b0}};
+            ply <= 7'd1;
+            state <= S_ENTRY;
+        end
+
+        // ---- a node's entry ----
+        S_ENTRY: begin
+            pvlen[ply] <= 7'd0;
+            f_best <= -INF;
+            f_bmove <= 16'd0;
+            f_searched <= 8'd0;
+            f_pos <= 8'd0;
+            f_ttf <= 1'b0; f_k0f <= 1'b0; f_k1f <= 1'b0;
+            f_ncaps <= 8'd0; f_nq <= 8'd0;
+            f_evalv <= 1'b0; f_futile <= 1'b0;
+            f_ttmove <= 16'd0;
+            f_oalpha <= f_alpha;
+            if (nodes >= lim_nodes || now >= lim_clocks || stop) begin
+                aborted <= 1'b1;
+                ret <= 18'sd0;
+                state <= S_UNMAKE;
+            end else begin
+                nodes <= nodes + 48'd1;
+                state <= S_WAITCHK;
+            end
+        end
+        S_WAITCHK: if (chk_cnt == 4'd0) begin
+            f_depth <= child_depth;
+            f_check <= g_in_check;
+            ick[ply] <= g_in_check;
+            f_q <= child_depth <= 8'sd0;
+            if (child_depth <= 8'sd0) begin
+                qnodes <= qnodes + 48'd1;
+                state <= ply >= MAX_PLY ? S_LEAF : S_GEN;
+                if (ply >= MAX_PLY) ev_req <= 1'b1;
+            end else begin
+                state <= S_WAITRT;
+            end
+        end
+        S_WAITRT: if (rep_done && tt_done) begin
+            if (rep_found || m_halfmove >= 8'd100) begin
+                ret <= 18'sd0;
+                state <= S_UNMAKE;
+            end else if (ply >= MAX_PLY) begin
+                ev_req <= 1'b1;
+                state <= S_LEAF;
+            end else if (tt_hit && !f_pv && tt_depth >= f_depth
+                         && (tt_bound == 2'd0 || (tt_bound == 2'd1 && tt_s >= f_beta)
+                             || (tt_bound == 2'd2 && tt_s <= f_alpha))) begin
+                ret <= tt_s;
+                state <= S_UNMAKE;
+            end else begin
+                f_ttmove <= tt_hit ? tt_move : 16'd0;
+                f_k0 <= killers[ply][15:0];
+                f_k1 <= killers[ply][31:16];
+                if (!f_pv && !f_check && f_beta < MATE_BOUND && f_beta > -MATE_BOUND) begin
+                    ev_req <= 1'b1;
+                    f_evalv <= 1'b1;
+                end
+                state <= S_GEN;
+            end
+        end
+        S_LEAF: if (ev_have) begin
+            ret <= ev_val;
+            state <= S_UNMAKE;
+        end
+
+        // ---- the moves ----
+        S_GEN: if (g_ready) state <= S_STREAM;
+        S_STREAM: begin
+            if (g_move_valid) begin
+                if (f_q || !quiet(g_move)) begin
+                    if (!f_q && g_move == f_ttmove) f_ttf <= 1'b1;
+                    else begin
+                        caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps}] <= g_move;
+                        f_ncaps <= f_ncaps + 8'd1;
+                        if (f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps} == {LIST_BITS{1'b1}})
+                            overflow <= 1'b1;
+                    end
+                end else if (g_move == f_ttmove) f_ttf <= 1'b1;
+                else if (g_move == f_k0) f_k0f <= 1'b1;
+                else if (g_move == f_k1) f_k1f <= 1'b1;
+                else begin
+                    quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq}] <= g_move;
+                    f_nq <= f_nq + 8'd1;
+                    if (f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq} == {LIST_BITS{1'b1}})
+                        overflow <= 1'b1;
+                end
+            end
+            if (g_done) begin
+                f_att <= g_enemy;
+                state <= S_POSTGEN;
+            end
+        end
+        S_POSTGEN: begin
+            if (n_total == 8'd0) begin
+                ret <= f_check ? mated : (f_q ? 18'sd0 : 18'sd0);
+                if (f_q && !f_check) begin
+                    ev_req <= 1'b1;
+                    state <= S_QEV;
+                end else state <= S_UNMAKE;
+            end else if (f_q) begin
+                if (f_check) state <= S_NEXT1;
+                else begin
+                    ev_req <= 1'b1;
+                    state <= S_QEV;
+                end
+            end else if (f_evalv) state <= S_EVW;
+            else state <= S_NEXT1;
+        end
+        S_QEV: if (ev_have) begin
+            // Stand pat.
+            f_best <= ev_val;
+            f_eval <= ev_val;
+            if (ev_val >= f_beta || n_total == 8'd0) begin
+                ret <= ev_val;
+                state <= S_UNMAKE;
+            end else begin
+                if (ev_val > f_alpha) f_alpha <= ev_val;
+                state <= S_NEXT1;
+            end
+        end
+        S_EVW: if (ev_have) begin
+            f_eval <= ev_val;
+            f_futile <= f_depth <= 8'sd2 && ev_val + 18'sd150 * depth18 <= f_alpha;
+            if (f_depth <= 8'sd6 && ev_val - 18'sd100 * depth18 >= f_beta) begin
+                ret <= ev_val;
+                state <= S_UNMAKE;
+            end else if (cfg_null && f_depth >= 8'sd3 && ev_val >= f_beta && m_has_pieces) begin
+                f_stage <= ST_NULL;
+                state <= S_NULLMK;
+            end else state <= S_NEXT1;
+        end
+        S_NEXT1: state <= S_NEXT2;
+        S_NEXT2: begin
+            f_move <= cur_move;
+            f_pos <= f_pos + 8'd1;
+            if (f_q ? (!f_check && q_futile) : s_skip) begin
+                if (f_pos + 8'd1 < n_total) state <= S_NEXT1;
+                else if (f_q) begin
+                    ret <= f_best;
+                    state <= S_UNMAKE;
+                end else state <= S_TTW;
+            end else begin
+                f_stage <= f_q || f_searched == 8'd0 ? ST_FIRST : ST_NWR;
+                f_rc <= f_q || f_searched == 8'd0 ? 2'd0 : r_amount;
+                state <= S_MAKE;
+            end
+        end
+        S_NULLMK, S_MAKE: if (units_free) begin
+            // Push this node, start the child.
+            stack[ply[5:0]] <= f_pack;
+            if (f_q) begin
+                c_base <= -8'sd1; c_rc <= 2'd0; c_ext <= 1'b1;
+            end else if (f_stage == ST_NULL) begin
+                c_base <= f_depth - 8'sd1 - (f_depth >= 8'sd7 ? 8'sd3 : 8'sd2);
+                c_rc <= 2'd0; c_ext <= 1'b0;
+            end else begin
+                c_base <= f_depth - 8'sd1;
+                c_rc <= f_stage == ST_NWR ? f_rc : 2'd0;
+                c_ext <= 1'b1;
+            end
+            f_alpha <= -w_b;
+            f_beta <= -w_a;
+            f_pv <= w_b - w_a > 18'sd1;
+            f_cbase <= f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps};
+            f_qbase <= f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq};
+            ply <= ply + 7'd1;
+            state <= S_ENTRY;
+        end
+
+        // ---- a child returns ----
+        S_UNMAKE: if (units_free) begin
+            ply <= ply - 7'd1;
+            if (ply != 7'd1)
+                {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0, f_k1, f_move,
+                 f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf, f_k0f,
+                 f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att} <= stk_q;
+            state <= S_RET1;
+        end
+        S_RET1: state <= S_RET2;
+        S_RET2: begin
+            if (ply == 7'd0) begin
+                // ---- the root ----
+                if (aborted) begin
+                    if (r_ib && r_ibm != r_first) r_best <= r_ibm;
+                    stopped <= 1'b1;
+                    state <= S_FINISH;
+                end else if (r_stage == ST_NW && s_ret > r_alpha && s_ret < r_beta) begin
+                    r_stage <= ST_FULL;
+                    state <= S_RMAKE;
+                end else if (s_ret > r_alpha) begin
+                    r_alpha <= s_ret;
+                    r_ib <= 1'b1;
+                    r_ibm <= r_move;
+                    r_ibs <= s_ret;
+                    r_ibi <= r_pos - 8'd1;
+                    pvc_i <= 7'd0;
+                    pvc_n <= pvlen[1];
+                    pvc_then <= PV_ROOT;
+                    state <= S_PVC;
+                end else if (r_pos < r_n) state <= S_RNEXT1;
+                else state <= S_WEND;
+            end else if (aborted) begin
+                ret <= 18'sd0;
+                state <= S_UNMAKE;
+            end else if (!f_q && f_stage == ST_NULL) begin
+                if (s_ret >= f_beta) begin
+                    ret <= s_ret >= MATE_BOUND ? f_beta : s_ret;
+                    state <= S_UNMAKE;
+                end else state <= S_NEXT1;
+            end else if (!f_q && f_stage == ST_NWR && s_ret > f_alpha && reduced) begin
+                f_stage <= ST_NW;
+                f_rc <= 2'd0;
+                state <= S_MAKE;
+            end else if (!f_q && (f_stage == ST_NWR || f_stage == ST_NW)
+                         && s_ret > f_alpha && s_ret < f_beta) begin
+                f_stage <= ST_FULL;
+                f_rc <= 2'd0;
+                state <= S_MAKE;
+            end else begin
+                f_searched <= f_searched + 8'd1;
+                f_best <= nbest;
+                if (s_ret > f_best) f_bmove <= f_move;
+                f_alpha <= nalpha;
+                if (s_ret > f_best && s_ret >= f_beta && !f_q && quiet(f_move) && f_k0 != f_move)
+                    killers[ply] <= {f_k0, f_move};
+                // What comes after (and after the PV copy, if any).
+                if (s_ret > f_best && s_ret > f_alpha && f_pv) begin
+                    pvc_i <= 7'd0;
+                    pvc_n <= pvlen[ply + 7'd1];
+                    pvc_then <= (s_ret >= f_beta || f_pos >= n_total) ? (f_q ? PV_RET : PV_TTW)
+                                                                      : PV_NEXT;
+                    ret <= nbest;
+                    state <= S_PVC;
+                end else if ((s_ret > f_best && s_ret >= f_beta) || f_pos >= n_total) begin
+                    ret <= nbest;
+                    state <= f_q ? S_UNMAKE : S_TTW;
+                end else state <= S_NEXT1;
+            end
+        end
+        S_PVC: begin
+            // pv[ply][0] = the move, pv[ply][k] = pv[ply + 1][k - 1]: one a clock.
+            if (ply == 7'd0) pv0[pvc_i[5:0]] <= pvc_i == 7'd0 ? r_move : pv_q;
+            else pv[{ply[5:0], pvc_i[5:0]}] <= pvc_i == 7'd0 ? f_move : pv_q;
+            pvc_i <= pvc_i + 7'd1;
+            if (pvc_i == pvc_n) begin
+                pvlen[ply] <= pvc_n + 7'd1;
+                case (pvc_then)
+                    PV_NEXT: state <= S_NEXT1;
+                    PV_TTW: state <= S_TTW;
+                    PV_RET: state <= S_UNMAKE;
+                    default:
+                        if (r_alpha >= r_beta || r_pos >= r_n) state <= S_WEND;
+                        else state <= S_RNEXT1;
+                endcase
+            end
+        end
+        S_TTW: begin
+            tt[m_hash[TT_BITS-1:0]] <= {1'b1, m_hash[63:48], f_bmove, tt_store[15:0], f_depth,
+                f_best >= f_beta ? 2'd1 : f_best > f_oalpha ? 2'd0 : 2'd2, 5'd0};
+            ret <= f_best;
+            state <= S_UNMAKE;
+        end
+
+        // ---- the end of a window, and of an iteration ----
+        S_WEND: begin
+            if ((r_ib && r_ibs > r_lo && r_ibs < r_beta) || r_full) begin
+                r_best <= r_ibm;
+                r_last <= r_ibs;
+                report <= 1'b1;
+                rep_depth <= r_depth;
+                rep_score <= r_ibs[15:0];
+                rep_nodes <= nodes;
+                rep_clocks <= now;
+                rep_pvlen <= pvlen[0];
+                rot_j <= r_ibi;
+                state <= r_ibi == 8'd0 ? S_ITEREND : S_ROT;
+            end else begin
+                // Outside the aspiration window: the iteration again with the full window.
+                r_lo <= -INF;
+                r_beta <= INF;
+                r_full <= 1'b1;
+                r_pos <= 8'd0;
+                state <= S_WSTART;
+            end
+        end
+        // The best move to the front, the others in their order: roots[j] = roots[j - 1].
+        S_ROT: state <= S_ROTW;
+        S_ROTW: begin
+            roots[rot_j] <= root_q;
+            rot_j <= rot_j - 8'd1;
+            state <= rot_j == 8'd1 ? S_ITEREND : S_ROT;
+        end
+        S_ITEREND: begin
+            roots[0] <= r_best;
+            r_first <= r_best;
+            // A mate within the iteration's depth is final.
+            if (r_depth >= r_max || mate_plies <= {11'd0, r_depth}) state <= S_FINISH;
+            else begin
+                r_depth <= r_depth + 7'd1;
+                state <= S_ITER;
+            end
+        end
+        S_FINISH: begin
+            done <= 1'b1;
+            best_move <= r_best;
+            state <= S_IDLE;
+        end
+        default: state <= S_IDLE;
+        endcase
+
+        if (rst) begin
+            state <= S_IDLE;
+            ev_req <= 1'b0;
+            ev_wait <= 1'b0;
+            chk_cnt <= 4'd0;
+            tt_cnt <= 10'd0;
+            sc_pend <= 1'b0;
+            rep_done <= 1'b1;
+            mk1 <= 1'b0;
+            mk2 <= 1'b0;
+            now <= 48'd0;
+        end
+    end
+endmodule
