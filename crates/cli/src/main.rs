@@ -4,6 +4,7 @@
 mod analyze;
 mod args;
 mod bench;
+mod book;
 mod chip;
 mod datagen;
 mod eval_cmd;
@@ -64,6 +65,13 @@ commands:
                       a game against the engine in the terminal
   eval [FEN] [--net FILE]
                       the static evaluation split into its terms, and the network's score
+  book probe [FEN] [--book FILE]
+                      the Polyglot opening book's moves for FEN (default: the start position;
+                      FILE default: book.bin) with their weights and shares; exit 1 if none
+  book build GAMES.pgn... --out FILE [--max-ply N] [--min-games K]
+                      a Polyglot book from PGN games: the moves of their first N plies
+                      (default 20) played in K games or more (default 1), weighted 2 for a
+                      win, 1 for a draw, 0 for a loss of the side that played them
   texel gen --games N --nodes K --out FILE [--seed S] | texel tune FILE... [--epochs E] [--l2 L] [--out PATH]
                       self-play positions for tuning; Texel-tune the evaluation weights
   datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S] [--random-plies R]
@@ -131,6 +139,7 @@ fn main() -> ExitCode {
         "analyze" => analyze::run(rest),
         "play" => play::run(rest),
         "eval" => eval_cmd::run(rest),
+        "book" => book::run(rest),
         "texel" => texel::run(rest),
         "datagen" => datagen::run(rest),
         "nnue" => nnue::run(rest),

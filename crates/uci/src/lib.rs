@@ -9,6 +9,7 @@
 mod chip;
 mod go;
 mod mate_search;
+mod own_book;
 
 use chess::{Board, Move, Position};
 use device::{MoveGenDevice, SoftwareDevice};
@@ -24,6 +25,7 @@ pub const EMBEDDED_NET: &str = "<embedded>";
 
 pub use chip::{run_chip, CHIP_ENGINE_NAME};
 pub use go::parse_go;
+use own_book::NO_BOOK;
 
 /// Where protocol output goes; called with one line at a time (no newline).
 pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
@@ -71,6 +73,8 @@ pub struct Uci<D: MoveGenDevice + 'static> {
     hardware: Option<HardwarePools>,
     /// `Hardware rtl`: the pool searches on the co-simulated units.
     on_hardware: bool,
+    /// `OwnBook` and `BookFile`: the opening book `go` plays from.
+    book: own_book::OwnBook,
 }
 
 impl Uci<SoftwareDevice> {
@@ -155,6 +159,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             net: Net::Nnue(Network::embedded()),
             hardware: None,
             on_hardware: false,
+            book: own_book::OwnBook::new(),
         }
     }
 
@@ -261,6 +266,10 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 ));
                 self.say(&format!(
                     "option name EvalFile type string default {EMBEDDED_NET}"
+                ));
+                self.say("option name OwnBook type check default false");
+                self.say(&format!(
+                    "option name BookFile type string default {NO_BOOK}"
                 ));
                 if self.hardware.is_some() {
                     self.say("option name Hardware type combo default off var off var rtl");
@@ -404,6 +413,18 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                     Err(e) => self.error(&format!("EvalFile: {e}")),
                 }
             }
+            "ownbook" => match flag() {
+                Some(v) => self.book.on = v,
+                None => self.error(&format!("bad OwnBook value '{value}'")),
+            },
+            "bookfile" => match self.book.set_file(value) {
+                Ok(Some((entries, positions))) => self.say(&format!(
+                    "info string BookFile {}: {entries} entries, {positions} positions",
+                    self.book.file
+                )),
+                Ok(None) => {}
+                Err(e) => self.error(&format!("BookFile: {e}; playing without a book")),
+            },
             "hardware" if self.hardware.is_some() => match value.to_ascii_lowercase().as_str() {
                 v @ ("off" | "rtl") => {
                     self.on_hardware = v == "rtl";
@@ -437,6 +458,16 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             Ok(l) => l,
             Err(e) => return self.error(&e),
         };
+        // `OwnBook`: a book move is played at once, without a search.
+        if let Some((m, total)) = self.book.choose(&pos, &limits) {
+            let uci = pos.move_to_uci(m.mv);
+            self.say(&format!(
+                "info string book move {uci} ({} weight {} of {total})",
+                pos.move_to_san(m.mv),
+                m.weight
+            ));
+            return self.say(&format!("bestmove {uci}"));
+        }
         if self.debug {
             let plan = search::TimeBudget::plan(&limits, pos.side_to_move(), self.move_overhead);
             self.say(&format!(
