@@ -98,7 +98,7 @@ module sequencer #(
         S_IDLE = 5'd0, S_CLEAR = 5'd1, S_RGEN = 5'd2, S_RSTREAM = 5'd3, S_ITER = 5'd4,
         S_WSTART = 5'd5, S_RNEXT1 = 5'd6, S_RNEXT2 = 5'd7, S_RMAKE = 5'd8, S_ENTRY = 5'd9,
         S_WAITCHK = 5'd10, S_WAITRT = 5'd11, S_GEN = 5'd12, S_STREAM = 5'd13, S_POSTGEN = 5'd14,
-        S_EVW = 5'd15, S_QEV = 5'd16, S_LEAF = 5'd17, S_NULLMK = 5'd18, S_NEXT1 = 5'd19,
+        S_UNUSED15 = 5'd15, S_QEV = 5'd16, S_LEAF = 5'd17, S_NULLMK = 5'd18, S_NEXT1 = 5'd19,
         S_NEXT2 = 5'd20, S_MAKE = 5'd21, S_UNMAKE = 5'd22, S_RET1 = 5'd23, S_RET2 = 5'd24,
         S_PVC = 5'd25, S_TTW = 5'd26, S_ROT = 5'd27, S_ROTW = 5'd28, S_FINISH = 5'd29,
         S_WEND = 5'd30, S_ITEREND = 5'd31;
@@ -293,6 +293,16 @@ module sequencer #(
                            : r_ibs <= -MATE_BOUND ? {mp_loss[17:1], 1'b0}
                            : 18'h3ffff;
 
+    // A search node's verdict at its entry (WAITRT): a draw, the deepest ply, or a table cutoff
+    // returns; otherwise GEN goes out at once.
+    wire rt_go = rep_done && tt_done;
+    wire rt_cut = rep_found || m_halfmove >= 8'd100 || ply >= MAX_PLY
+               || (tt_hit && !f_pv && tt_depth >= f_depth
+                   && (tt_bound == 2'd0 || (tt_bound == 2'd1 && tt_s >= f_beta)
+                       || (tt_bound == 2'd2 && tt_s <= f_alpha)));
+    // A quiescence node's GEN goes out as its in-check flag comes (WAITCHK).
+    wire q_gen_now = chk_cnt == 4'd0 && child_depth <= 8'sd0 && ply < MAX_PLY;
+
     // ---- command outputs ----------------------------------------------------------------------
     always @* begin
         g_cmd_valid = 1'b0; g_cmd = 3'd0; g_cmd_data = 32'd0;
@@ -310,6 +320,14 @@ module sequencer #(
                 if (g_ready) begin
                     g_cmd_valid = 1'b1; g_cmd = C_GEN;
                     g_cmd_data = {31'd0, state == S_GEN && f_q && !f_check};
+                end
+            S_WAITCHK:
+                if (g_ready && q_gen_now) begin
+                    g_cmd_valid = 1'b1; g_cmd = C_GEN; g_cmd_data = {31'd0, !g_in_check};
+                end
+            S_WAITRT:
+                if (g_ready && rt_go && !rt_cut) begin
+                    g_cmd_valid = 1'b1; g_cmd = C_GEN;
                 end
             S_RMAKE, S_MAKE:
                 if (units_free) begin
@@ -507,7 +525,7 @@ module sequencer #(
             f_q <= child_depth <= 8'sd0;
             if (child_depth <= 8'sd0) begin
                 qnodes <= qnodes + 48'd1;
-                state <= ply >= MAX_PLY ? S_LEAF : S_GEN;
+                state <= ply >= MAX_PLY ? S_LEAF : g_ready ? S_STREAM : S_GEN;
                 if (ply >= MAX_PLY) ev_req <= 1'b1;
             end else begin
                 state <= S_WAITRT;
@@ -533,7 +551,7 @@ module sequencer #(
                     ev_req <= 1'b1;
                     f_evalv <= 1'b1;
                 end
-                state <= S_GEN;
+                state <= g_ready ? S_STREAM : S_GEN;
             end
         end
         S_LEAF: if (ev_have) begin
@@ -581,8 +599,21 @@ module sequencer #(
                     ev_req <= 1'b1;
                     state <= S_QEV;
                 end
-            end else if (f_evalv) state <= S_EVW;
-            else state <= S_NEXT1;
+            end else if (f_evalv) begin
+                // The static evaluation (waited for here): reverse futility, null move,
+                // futility.
+                if (ev_have) begin
+                    f_eval <= ev_val;
+                    f_futile <= f_depth <= 8'sd2 && ev_val + 18'sd150 * depth18 <= f_alpha;
+                    if (f_depth <= 8'sd6 && ev_val - 18'sd100 * depth18 >= f_beta) begin
+                        ret <= ev_val;
+                        state <= S_UNMAKE;
+                    end else if (cfg_null && f_depth >= 8'sd3 && ev_val >= f_beta && m_has_pieces) begin
+                        f_stage <= ST_NULL;
+                        state <= S_NULLMK;
+                    end else state <= S_NEXT1;
+                end
+            end else state <= S_NEXT1;
         end
         S_QEV: if (ev_have) begin
             // Stand pat.
@@ -595,17 +626,6 @@ module sequencer #(
                 if (ev_val > f_alpha) f_alpha <= ev_val;
                 state <= S_NEXT1;
             end
-        end
-        S_EVW: if (ev_have) begin
-            f_eval <= ev_val;
-            f_futile <= f_depth <= 8'sd2 && ev_val + 18'sd150 * depth18 <= f_alpha;
-            if (f_depth <= 8'sd6 && ev_val - 18'sd100 * depth18 >= f_beta) begin
-                ret <= ev_val;
-                state <= S_UNMAKE;
-            end else if (cfg_null && f_depth >= 8'sd3 && ev_val >= f_beta && m_has_pieces) begin
-                f_stage <= ST_NULL;
-                state <= S_NULLMK;
-            end else state <= S_NEXT1;
         end
         S_NEXT1: state <= S_NEXT2;
         S_NEXT2: begin

@@ -63,7 +63,7 @@ pub const IN_CHECK_CLOCKS: u64 = 11;
 /// Clocks from a MAKE to the child's Zobrist hash: the key ROM read, then the xor.
 pub const HASH_CLOCKS: u64 = 2;
 /// Clocks of the path RAM's read before the repetition scan compares one hash a clock.
-pub const REPETITION_BASE_CLOCKS: u64 = 2;
+pub const REPETITION_BASE_CLOCKS: u64 = 1;
 /// Clocks of a read from the transposition table in block RAM: address register, RAM,
 /// output register.
 pub const TT_BRAM_CLOCKS: u64 = 3;
@@ -76,6 +76,16 @@ pub const TT_WRITE_CLOCKS: u64 = 1;
 /// Clocks of an EVAL whose score the unit already holds: the command taken, dispatched,
 /// and the score's two stages (hw/evalunit: `EVAL_COMMAND_CLOCKS`).
 pub const EVAL_MIN_CLOCKS: u64 = crate::evalunit::EVAL_COMMAND_CLOCKS;
+/// Clocks the sequencer spends between iterations, beside moving the best move to the front
+/// of the root's list (two a move): the best move written at the front, the next aspiration
+/// window set.
+pub const ITERATION_CLOCKS: u64 = 2;
+/// Clocks from a GEN's done pulse to the sequencer's next step: the pulse seen, then the
+/// node's decision on the list.
+pub const GEN_DONE_CLOCKS: u64 = 2;
+/// Clocks at the start of a window at the root (alpha set, the first move's read) and at its
+/// end (the window's verdict).
+pub const WINDOW_CLOCKS: u64 = 1;
 /// Clocks of loading a position: 18 words to both units, then the evaluation unit's refresh
 /// (the bias row and one row a square, both perspectives, the stack words written).
 pub const LOAD_CLOCKS: u64 = 18 + 76;

@@ -64,6 +64,10 @@ pub struct Machine {
     e_ready: u64,
     check_at: u64,
     hash_at: u64,
+    /// The clock the evaluation unit holds the score of the last position made: its
+    /// evaluation starts by itself as the accumulators are written, a clock a feature after
+    /// the make is done.
+    score_at: u64,
     trace: Option<Vec<Event>>,
 }
 
@@ -153,6 +157,7 @@ impl Machine {
             e_ready: 0,
             check_at: 0,
             hash_at: 0,
+            score_at: 0,
             trace: None,
         })
     }
@@ -211,9 +216,10 @@ impl Machine {
     /// A MAKE or NULL to both units, in the first clock all three are free: the generator
     /// takes it in a clock, the evaluation unit in `e_clocks`; the in-check flag and the
     /// child's hash follow.
-    fn issue_make(&mut self, e_clocks: u64, command: Command) {
+    fn issue_make(&mut self, e_clocks: u64, features: u64, command: Command) {
         let t = self.t.max(self.g_ready).max(self.e_ready);
         self.record(t, command);
+        self.score_at = t + e_clocks + features + self.eval_clocks - 3;
         self.g_ready = t + 1;
         self.e_ready = t + e_clocks;
         self.check_at = t + IN_CHECK_CLOCKS;
@@ -222,7 +228,11 @@ impl Machine {
     }
 
     fn make(&mut self, ply: usize, m: Move) {
-        self.issue_make(evalunit::make_clocks(m), Command::Make(m));
+        self.issue_make(
+            evalunit::make_clocks(m),
+            evalunit::feature_changes(m),
+            Command::Make(m),
+        );
         let before = self.boards[ply];
         let after = before.played(m);
         self.boards[ply + 1] = after;
@@ -231,7 +241,7 @@ impl Machine {
     }
 
     fn make_null(&mut self, ply: usize) {
-        self.issue_make(evalunit::NULL_CLOCKS, Command::Null);
+        self.issue_make(evalunit::NULL_CLOCKS, 2, Command::Null);
         let mut after = self.boards[ply];
         after.play_null();
         self.boards[ply + 1] = after;
@@ -257,15 +267,20 @@ impl Machine {
         self.make(ply, m);
     }
 
-    /// EVAL, issued when the unit has done the make (or now, if later): the score of the
-    /// node at `ply` and the clock it is ready. The sequencer waits for it only when it needs
-    /// it; meanwhile the generator may stream.
-    fn request_eval(&mut self, ply: usize) -> (i32, u64) {
+    /// EVAL, issued at `from` or when the unit has done the make, if later: the score of the
+    /// node at `ply` and the clock from which the sequencer goes on with it (the score is out
+    /// a clock before, when the sequencer decides on it). The sequencer waits for it only when
+    /// it needs it; meanwhile the generator may stream.
+    fn request_eval(&mut self, ply: usize, from: u64) -> (i32, u64) {
         let made = self.e_ready;
-        let issued = self.t.max(made);
+        let issued = from.max(made);
         self.record(issued, Command::Eval);
-        let done = (issued + EVAL_MIN_CLOCKS).max(made + self.eval_clocks);
-        self.e_ready = done;
+        // The clock the score is out: the unit's evaluation, started as the make finished,
+        // or the command's own clocks when it held the score already.
+        let out = (issued + EVAL_MIN_CLOCKS).max(self.score_at);
+        let done = out + 1;
+        // The unit takes its next command two clocks after the score is out.
+        self.e_ready = out + 2;
         let score = self
             .eval
             .evaluate(&self.boards[ply])
@@ -275,7 +290,7 @@ impl Machine {
 
     /// [`Machine::request_eval`], then waiting for the score.
     fn evaluate(&mut self, ply: usize) -> i32 {
-        let (score, done) = self.request_eval(ply);
+        let (score, done) = self.request_eval(ply, self.t);
         self.t = self.t.max(done);
         score
     }
@@ -290,7 +305,8 @@ impl Machine {
         let n = self.lists[ply].len();
         let done = t + stream::generate_clocks(&b, n as u64);
         self.g_ready = done;
-        self.t = done;
+        // The sequencer sees the done pulse, then decides in a clock of its own.
+        self.t = done + GEN_DONE_CLOCKS;
         n
     }
 
@@ -347,6 +363,7 @@ impl Machine {
     fn search(&mut self, ply: usize, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = 0;
         if self.out_of_budget() {
+            self.t += 1;
             return 0;
         }
         self.nodes += 1;
@@ -358,11 +375,13 @@ impl Machine {
         let (repeated, compared) = self.repetition(ply);
         let entry = self.tt.probe(hash);
         let ready = self.hash_at + (REPETITION_BASE_CLOCKS + compared).max(self.config.tt_clocks);
-        self.t = self.t.max(ready).max(self.check_at);
+        self.t = self.t.max(ready).max(self.check_at + 1);
         if repeated || b.halfmove_clock() >= 100 {
+            self.t += 1;
             return 0;
         }
         if ply >= MAX_PLY {
+            self.t += 1;
             return self.evaluate(ply);
         }
         let in_check = b.in_check();
@@ -378,13 +397,16 @@ impl Machine {
                     Bound::Upper => s <= alpha,
                 }
             {
+                self.t += 1;
                 return s;
             }
         }
         // Below the PV, out of check: the static evaluation, asked for as the unit finishes
         // the make, while the generator streams the moves.
         let wants_eval = !pv_node && !in_check && beta.abs() < MATE_BOUND;
-        let requested = wants_eval.then(|| self.request_eval(ply));
+        // (Asked for a clock after the entry's verdict, as GEN goes out.)
+        let from = self.t + 1;
+        let requested = wants_eval.then(|| self.request_eval(ply, from));
         let n = self.generate(ply, false);
         if n == 0 {
             return if in_check { -(MATE - ply as i32) } else { 0 };
@@ -529,6 +551,7 @@ impl Machine {
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = 0;
         if self.out_of_budget() {
+            self.t += 1;
             return 0;
         }
         self.nodes += 1;
@@ -538,6 +561,7 @@ impl Machine {
         // captures while the unit computes the stand-pat score.
         self.t = self.t.max(self.check_at);
         if ply >= MAX_PLY {
+            self.t += 1;
             return self.evaluate(ply);
         }
         let in_check = self.boards[ply].in_check();
@@ -629,11 +653,14 @@ impl Machine {
                 (-INF, INF)
             };
             let mut iter_best;
+            let mut window_end;
+
             loop {
                 let (lo, beta) = window;
                 let mut alpha = lo;
                 iter_best = None;
                 self.nodes += 1;
+                self.t += WINDOW_CLOCKS;
                 for (i, &m) in roots.iter().enumerate() {
                     self.t += NEXT_MOVE_CLOCKS;
                     self.make(0, m);
@@ -660,6 +687,9 @@ impl Machine {
                         }
                     }
                 }
+                // The window's end is decided in a clock of its own.
+                window_end = self.t;
+                self.t += WINDOW_CLOCKS;
                 let inside = iter_best.is_some_and(|(_, s)| s > lo && s < beta);
                 if self.aborted || inside || window == (-INF, INF) {
                     break;
@@ -679,16 +709,18 @@ impl Machine {
             let (m, score) = iter_best.expect("a root move is searched with a full window");
             best = m;
             last_score = score;
-            // The best move first next time, the others in their order.
-            let at = roots.iter().position(|r| *r == m).unwrap_or(0);
-            roots[..=at].rotate_right(1);
             report = Report {
                 depth,
                 score,
                 pv: self.pv[0][..self.pv_len[0]].to_vec(),
                 nodes: self.nodes,
-                clocks: self.t,
+                clocks: window_end,
             };
+            // The best move first next time, the others in their order: a move in two
+            // clocks (read, write), then the best move written at the front.
+            let at = roots.iter().position(|r| *r == m).unwrap_or(0);
+            roots[..=at].rotate_right(1);
+            self.t += 2 * at as u64 + ITERATION_CLOCKS;
             on_iteration(&report);
             // A mate within the iteration's depth is final.
             let plies = mate_in(score).map(|k| if k > 0 { 2 * k - 1 } else { -2 * k });
