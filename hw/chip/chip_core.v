@@ -66,7 +66,8 @@ module chip_core #(
     output wire [2:0]   obs_g_cmd,
     output wire [31:0]  obs_g_data,
     output wire         obs_e_valid,
-    output wire [2:0]   obs_e_cmd
+    output wire [2:0]   obs_e_cmd,
+    output wire         obs_e_result
 );
     wire        s_gv, s_ev;
     wire [2:0]  s_gc, s_ec;
@@ -90,6 +91,7 @@ module chip_core #(
     assign obs_g_data  = s_gd;
     assign obs_e_valid = s_ev;
     assign obs_e_cmd   = s_ec;
+    assign obs_e_result = e_rv;
 
     estuary_movegen gen (
         .clk(clk), .rst(rst),

@@ -199,8 +199,9 @@ module sequencer #(
     reg  [7:0] rot_j;
     always @(posedge clk) root_q <= roots[state == S_ROT ? rot_j - 8'd1 : r_rd];
 
+    // Neither a capture (flags 4-7, 12-15; en passant is 3) nor a promotion (8-15).
     function quiet(input [15:0] m);
-        quiet = !m[14] && !m[15];
+        quiet = !m[14] && !m[15] && m[15:12] != 4'd3;
     endfunction
 
     // ---- PV rows ------------------------------------------------------------------------------

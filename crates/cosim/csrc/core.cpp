@@ -37,7 +37,8 @@ extern "C" {
 
 struct EstuaryCoreEvent {
     uint64_t clock;
-    uint32_t kind;   // 1 MAKE, 2 NULL, 3 UNMAKE, 4 GEN, 5 EVAL; 9 the units' commands differ
+    uint32_t kind;   // 1 MAKE, 2 NULL, 3 UNMAKE, 4 GEN, 5 EVAL, 6 a score out; 9 the units'
+                     // commands differ
     uint32_t data;
 };
 
@@ -186,6 +187,10 @@ int estuary_core_go(void* h, const EstuaryCoreLimits* lim, EstuaryCoreEvent* ev,
         }
         if (t->obs_e_valid && t->obs_e_cmd == 5) {
             if (ne < ecap) ev[ne] = EstuaryCoreEvent{now, 5, 0};
+            ++ne;
+        }
+        if (t->obs_e_result) {
+            if (ne < ecap) ev[ne] = EstuaryCoreEvent{now, 6, 0};
             ++ne;
         }
         if (t->report) {

@@ -103,6 +103,8 @@ pub struct CoreRun {
     pub clocks: u64,
     /// A move list ran out of room (the answer is then not the model's).
     pub overflow: bool,
+    /// The clocks in which the evaluation unit gave a score.
+    pub scores: Vec<u64>,
 }
 
 /// A verilated search core.
@@ -248,8 +250,14 @@ impl CoreSim {
                 return Err(RtlError::Hung);
             }
             let n = (out.events as usize).min(ev.len());
+            let scores = ev[..n]
+                .iter()
+                .filter(|e| e.kind == 6)
+                .map(|e| e.clock)
+                .collect();
             let events = ev[..n]
                 .iter()
+                .filter(|e| e.kind != 6)
                 .map(|e| {
                     let command = match e.kind {
                         1 => Command::Make(Move::from_raw(e.data as u16)),
@@ -289,6 +297,7 @@ impl CoreSim {
                 qnodes: out.qnodes,
                 clocks: out.clocks,
                 overflow: out.overflow != 0,
+                scores,
             })
         }
         #[cfg(not(verilated))]

@@ -64,9 +64,8 @@ pub struct Machine {
     e_ready: u64,
     check_at: u64,
     hash_at: u64,
-    /// The clock the evaluation unit holds the score of the last position made: its
-    /// evaluation starts by itself as the accumulators are written, a clock a feature after
-    /// the make is done.
+    /// The clock the evaluation unit gives the score of the last position made, to an EVAL
+    /// that came before: its evaluation starts by itself as the make is done.
     score_at: u64,
     trace: Option<Vec<Event>>,
 }
@@ -216,10 +215,10 @@ impl Machine {
     /// A MAKE or NULL to both units, in the first clock all three are free: the generator
     /// takes it in a clock, the evaluation unit in `e_clocks`; the in-check flag and the
     /// child's hash follow.
-    fn issue_make(&mut self, e_clocks: u64, features: u64, command: Command) {
+    fn issue_make(&mut self, e_clocks: u64, command: Command) {
         let t = self.t.max(self.g_ready).max(self.e_ready);
         self.record(t, command);
-        self.score_at = t + e_clocks + features + self.eval_clocks - 3;
+        self.score_at = t + e_clocks + self.eval_clocks;
         self.g_ready = t + 1;
         self.e_ready = t + e_clocks;
         self.check_at = t + IN_CHECK_CLOCKS;
@@ -228,11 +227,7 @@ impl Machine {
     }
 
     fn make(&mut self, ply: usize, m: Move) {
-        self.issue_make(
-            evalunit::make_clocks(m),
-            evalunit::feature_changes(m),
-            Command::Make(m),
-        );
+        self.issue_make(evalunit::make_clocks(m), Command::Make(m));
         let before = self.boards[ply];
         let after = before.played(m);
         self.boards[ply + 1] = after;
@@ -241,7 +236,7 @@ impl Machine {
     }
 
     fn make_null(&mut self, ply: usize) {
-        self.issue_make(evalunit::NULL_CLOCKS, 2, Command::Null);
+        self.issue_make(evalunit::NULL_CLOCKS, Command::Null);
         let mut after = self.boards[ply];
         after.play_null();
         self.boards[ply + 1] = after;
@@ -275,12 +270,12 @@ impl Machine {
         let made = self.e_ready;
         let issued = from.max(made);
         self.record(issued, Command::Eval);
-        // The clock the score is out: the unit's evaluation, started as the make finished,
-        // or the command's own clocks when it held the score already.
-        let out = (issued + EVAL_MIN_CLOCKS).max(self.score_at);
+        // The clock the score is out: the unit's own evaluation of the position made, or the
+        // command's clocks (taken, dispatched, the result registered) when it is done.
+        let out = (issued + EVAL_MIN_CLOCKS - 1).max(self.score_at);
         let done = out + 1;
-        // The unit takes its next command two clocks after the score is out.
-        self.e_ready = out + 2;
+        // The unit takes its next command from the clock the score is out.
+        self.e_ready = out;
         let score = self
             .eval
             .evaluate(&self.boards[ply])
