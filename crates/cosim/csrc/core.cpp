@@ -59,6 +59,7 @@ struct EstuaryCoreLimits {
     uint32_t lmr;
     uint32_t tt_clocks;
     uint64_t max_cycles;
+    uint64_t stop_at;   // the stop line ("decide now") raised from this clock on; 0 never
 };
 
 struct EstuaryCoreResult {
@@ -169,6 +170,7 @@ int estuary_core_go(void* h, const EstuaryCoreLimits* lim, EstuaryCoreEvent* ev,
     uint64_t ne = 0, nr = 0;
     *out = EstuaryCoreResult{};
     for (uint64_t c = 0; c < lim->max_cycles; ++c) {
+        t->stop = lim->stop_at != 0 && t->now >= lim->stop_at;
         t->eval();
         uint64_t now = t->now;
         if (t->obs_g_valid) {
@@ -217,6 +219,7 @@ int estuary_core_go(void* h, const EstuaryCoreLimits* lim, EstuaryCoreEvent* ev,
         }
         s->tick();
     }
+    t->stop = 0;
     t->eval();
     out->nodes = t->nodes;
     out->qnodes = t->qnodes;

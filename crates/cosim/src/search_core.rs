@@ -41,6 +41,7 @@ mod ffi {
         pub lmr: u32,
         pub tt_clocks: u32,
         pub max_cycles: u64,
+        pub stop_at: u64,
     }
 
     #[repr(C)]
@@ -195,12 +196,23 @@ impl CoreSim {
 
     /// GO within `limits` on a core built as `config` (its table size is [`TT_ENTRIES`]);
     /// gives up after `max_cycles` clocks.
-    #[allow(unused_variables)]
     pub fn go(
         &mut self,
         limits: Limits,
         config: Config,
         max_cycles: u64,
+    ) -> Result<CoreRun, RtlError> {
+        self.go_stopped(limits, config, max_cycles, None)
+    }
+
+    /// [`CoreSim::go`] with the stop line ("decide now") raised from clock `stop_at` on.
+    #[allow(unused_variables)]
+    pub fn go_stopped(
+        &mut self,
+        limits: Limits,
+        config: Config,
+        max_cycles: u64,
+        stop_at: Option<u64>,
     ) -> Result<CoreRun, RtlError> {
         #[cfg(verilated)]
         {
@@ -212,6 +224,7 @@ impl CoreSim {
                 lmr: config.lmr as u32,
                 tt_clocks: config.tt_clocks.clamp(1, 1023) as u32,
                 max_cycles,
+                stop_at: stop_at.unwrap_or(0).max(u64::from(stop_at.is_some())),
             };
             let mut ev = vec![
                 ffi::Event {

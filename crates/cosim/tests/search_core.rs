@@ -210,3 +210,41 @@ fn budgets_table_latency_and_repetitions_are_the_models() {
         config(),
     );
 }
+
+#[test]
+fn the_stop_line_answers_as_a_clock_budget_does() {
+    if !simulator_present() {
+        return;
+    }
+    // "Decide now" raised at clock T stops the search at its next node, as a budget of T
+    // clocks does in the model: the same commands, the move of the last iteration (or a
+    // better one of the stopped iteration), at the same clock.
+    let net = ChipNet::embedded_pure();
+    for (k, fen) in search::bench::POSITIONS.iter().enumerate().step_by(8) {
+        let board = Board::from_fen(fen).unwrap();
+        let at = 30_000 + 7_919 * k as u64;
+        let mut model = Machine::new(net.clone(), config()).unwrap();
+        model.set_trace(true);
+        model.load(&board, &[]);
+        let budget = Limits {
+            clocks: at,
+            ..Limits::default()
+        };
+        let want = model.go(budget, |_| {});
+        let trace = model.take_trace();
+        let mut core = CoreSim::new(&net).unwrap();
+        core.load(&board, &[]).unwrap();
+        let got = core
+            .go_stopped(Limits::default(), config(), 50_000_000, Some(at))
+            .unwrap();
+        assert!(want.stopped && got.stopped, "{fen}: stopped");
+        if let Some(d) = difference(&trace, &got.events, true) {
+            panic!("{fen}: stopped at {at}: the commands part\n{d}");
+        }
+        assert_eq!(
+            (got.best, got.nodes, got.clocks),
+            (want.best, want.nodes, want.clocks),
+            "{fen}: stopped at {at}"
+        );
+    }
+}
