@@ -98,7 +98,7 @@ module sequencer #(
         S_IDLE = 5'd0, S_CLEAR = 5'd1, S_RGEN = 5'd2, S_RSTREAM = 5'd3, S_ITER = 5'd4,
         S_WSTART = 5'd5, S_RNEXT1 = 5'd6, S_RNEXT2 = 5'd7, S_RMAKE = 5'd8, S_ENTRY = 5'd9,
         S_WAITCHK = 5'd10, S_WAITRT = 5'd11, S_GEN = 5'd12, S_STREAM = 5'd13, S_POSTGEN = 5'd14,
-        S_UNUSED15 = 5'd15, S_QEV = 5'd16, S_LEAF = 5'd17, S_NULLMK = 5'd18, S_NEXT1 = 5'd19,
+        S_QEV = 5'd16, S_LEAF = 5'd17, S_NULLMK = 5'd18, S_NEXT1 = 5'd19,
         S_NEXT2 = 5'd20, S_MAKE = 5'd21, S_UNMAKE = 5'd22, S_RET1 = 5'd23, S_RET2 = 5'd24,
         S_PVC = 5'd25, S_TTW = 5'd26, S_ROT = 5'd27, S_ROTW = 5'd28, S_FINISH = 5'd29,
         S_WEND = 5'd30, S_ITEREND = 5'd31;
@@ -151,6 +151,14 @@ module sequencer #(
     reg [3:0]  chk_cnt;                // clocks until the generator's in-check flag is valid
     reg        mk1, mk2;               // a MAKE or NULL one and two clocks ago
     reg [31:0] killers [0:64];
+    reg [31:0] kill_q;                 // this ply's killers
+    reg        kill_wr;                // a write of killers[kill_wa], registered
+    reg [6:0]  kill_wa;
+    reg [31:0] kill_wd;
+    always @(posedge clk) begin
+        kill_q <= killers[ply];
+        if (kill_wr) killers[kill_wa] <= kill_wd;
+    end
     reg [6:0]  pvlen [0:64];
     reg        ick [0:64];             // each ply's in-check flag (its parent's "gives check")
 
@@ -198,6 +206,12 @@ module sequencer #(
     wire [7:0] r_rd = state == S_RNEXT2 ? r_pos + 8'd1 : r_pos;
     reg  [7:0] rot_j;
     always @(posedge clk) root_q <= roots[state == S_ROT ? rot_j - 8'd1 : r_rd];
+    // One write port: the root's moves as they stream, the rotation, the best move in front.
+    wire        roots_we = (state == S_RSTREAM && g_move_valid) || state == S_ROTW
+                        || state == S_ITEREND;
+    wire [7:0]  roots_wa = state == S_RSTREAM ? r_n : state == S_ROTW ? rot_j : 8'd0;
+    wire [15:0] roots_wd = state == S_RSTREAM ? g_move : state == S_ROTW ? root_q : r_best;
+    always @(posedge clk) if (roots_we) roots[roots_wa] <= roots_wd;
 
     // Neither a capture (flags 4-7, 12-15; en passant is 3) nor a promotion (8-15).
     function quiet(input [15:0] m);
@@ -224,6 +238,12 @@ module sequencer #(
     wire [7:0] reach_now = m_halfmove < top_now ? m_halfmove : top_now;
     reg [7:0]  path_ra;
     always @(posedge clk) path_q <= path[path_ra];
+    // One write port: the game's hashes from the host, the root's at GO, a ply's after a make.
+    wire        go_now = state == S_IDLE && !clear && go;
+    wire        path_we = mk2 || go_now || hist_we;
+    wire [7:0]  path_wa = mk2 ? top_now : go_now ? game_len : hist_addr;
+    wire [63:0] path_wd = mk2 || go_now ? m_hash : hist_data;
+    always @(posedge clk) if (path_we) path[path_wa] <= path_wd;
     always @* begin
         path_ra = sc_top - sc_back;
         if (mk2) path_ra = top_now - 8'd4;
@@ -362,6 +382,7 @@ module sequencer #(
     always @(posedge clk) begin
         report <= 1'b0;
         done <= 1'b0;
+        kill_wr <= 1'b0;
         if (state != S_IDLE) now <= now + 48'd1;
 
         // The evaluation port.
@@ -383,7 +404,6 @@ module sequencer #(
         // Repetition scan and table read, from the hash two clocks after a MAKE or NULL.
         if (tt_cnt != 10'd0) tt_cnt <= tt_cnt - 10'd1;
         if (mk2) begin
-            path[top_now] <= m_hash;
             sc_key <= m_hash;
             sc_top <= top_now;
             sc_reach <= reach_now;
@@ -404,7 +424,6 @@ module sequencer #(
                 sc_pend <= 1'b0;
             end
         end
-        if (hist_we) path[hist_addr] <= hist_data;
 
         case (state)
         S_IDLE: begin
@@ -423,13 +442,14 @@ module sequencer #(
                 r_n <= 8'd0;
                 r_last <= 18'sd0;
                 r_best <= 16'd0;
-                path[game_len] <= m_hash;
                 state <= S_RGEN;
             end
         end
         S_CLEAR: begin
             tt[clr_i] <= 64'd0;
-            if (clr_i <= 64) killers[clr_i[6:0]] <= 32'd0;
+            kill_wr <= clr_i <= 64;
+            kill_wa <= clr_i[6:0];
+            kill_wd <= 32'd0;
             clr_i <= clr_i + 1'b1;
             if (&clr_i) state <= S_IDLE;
         end
@@ -438,7 +458,6 @@ module sequencer #(
         S_RGEN: if (g_ready) state <= S_RSTREAM;
         S_RSTREAM: begin
             if (g_move_valid) begin
-                roots[r_n] <= g_move;
                 if (r_n == 8'd0) begin
                     r_first <= g_move;
                     r_best <= g_move;
@@ -546,8 +565,8 @@ module sequencer #(
                 state <= S_UNMAKE;
             end else begin
                 f_ttmove <= tt_hit ? tt_move : 16'd0;
-                f_k0 <= killers[ply][15:0];
-                f_k1 <= killers[ply][31:16];
+                f_k0 <= kill_q[15:0];
+                f_k1 <= kill_q[31:16];
                 if (!f_pv && !f_check && f_beta < MATE_BOUND && f_beta > -MATE_BOUND) begin
                     ev_req <= 1'b1;
                     f_evalv <= 1'b1;
@@ -721,7 +740,11 @@ module sequencer #(
                 if (s_ret > f_best) f_bmove <= f_move;
                 f_alpha <= nalpha;
                 if (s_ret > f_best && s_ret >= f_beta && !f_q && quiet(f_move) && f_k0 != f_move)
-                    killers[ply] <= {f_k0, f_move};
+                begin
+                    kill_wr <= 1'b1;
+                    kill_wa <= ply;
+                    kill_wd <= {f_k0, f_move};
+                end
                 // What comes after (and after the PV copy, if any).
                 if (s_ret > f_best && s_ret > f_alpha && f_pv) begin
                     pvc_i <= 7'd0;
@@ -785,12 +808,10 @@ module sequencer #(
         // The best move to the front, the others in their order: roots[j] = roots[j - 1].
         S_ROT: state <= S_ROTW;
         S_ROTW: begin
-            roots[rot_j] <= root_q;
             rot_j <= rot_j - 8'd1;
             state <= rot_j == 8'd1 ? S_ITEREND : S_ROT;
         end
         S_ITEREND: begin
-            roots[0] <= r_best;
             r_first <= r_best;
             // A mate within the iteration's depth is final.
             if (r_depth >= r_max || mate_plies <= {11'd0, r_depth}) state <= S_FINISH;
