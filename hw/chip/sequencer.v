@@ -253,17 +253,29 @@ module sequencer #(
     reg [63:0] tt_q;
     reg [9:0]  tt_cnt;
     reg [TT_BITS-1:0] clr_i;
-    always @(posedge clk) tt_q <= tt[m_hash[TT_BITS-1:0]];
-    wire tt_done = tt_cnt == 10'd0;
-    wire        tt_hit = tt_q[63] && tt_q[62:47] == m_hash[63:48];
-    wire [15:0] tt_move = tt_q[46:31];
-    wire signed [17:0] tt_score16 = {{2{tt_q[30]}}, tt_q[30:15]};
-    wire signed [7:0]  tt_depth = tt_q[14:7];
-    wire [1:0]  tt_bound = tt_q[6:5];
+    // The entry out of the RAM a clock after the hash comes, into a register behind it, then
+    // its hit, score (mates counted from this node) and fields into registers: the verdict at
+    // the entry compares registers only. So a table read takes 3 clocks at least
+    // (TT_BRAM_CLOCKS of the model); `cfg_tt_clocks` adds the external memory's latency.
+    reg [63:0] tt_r;
+    reg        tt_hit;
+    reg [15:0] tt_move;
+    reg signed [17:0] tt_s;
+    reg signed [7:0]  tt_depth;
+    reg [1:0]  tt_bound;
     wire signed [17:0] ply18 = $signed({11'd0, ply});
-    wire signed [17:0] tt_s = tt_score16 >= MATE_BOUND ? tt_score16 - ply18
-                            : tt_score16 <= -MATE_BOUND ? tt_score16 + ply18
-                            : tt_score16;
+    wire signed [17:0] tt_score_r = {{2{tt_r[30]}}, tt_r[30:15]};
+    always @(posedge clk) begin
+        tt_q <= tt[m_hash[TT_BITS-1:0]];
+        tt_r <= tt_q;
+        tt_hit <= tt_r[63] && tt_r[62:47] == m_hash[63:48];
+        tt_move <= tt_r[46:31];
+        tt_s <= tt_score_r >= MATE_BOUND ? tt_score_r - ply18
+              : tt_score_r <= -MATE_BOUND ? tt_score_r + ply18 : tt_score_r;
+        tt_depth <= tt_r[14:7];
+        tt_bound <= tt_r[6:5];
+    end
+    wire tt_done = tt_cnt == 10'd0;
     // The score a node stores: mates counted from it.
     wire signed [17:0] tt_store = f_best >= MATE_BOUND ? f_best + ply18
                                 : f_best <= -MATE_BOUND ? f_best - ply18 : f_best;
@@ -411,7 +423,7 @@ module sequencer #(
             sc_pend <= reach_now >= 8'd4;
             rep_done <= reach_now < 8'd4;
             rep_found <= 1'b0;
-            tt_cnt <= cfg_tt_clocks - 10'd1;
+            tt_cnt <= (cfg_tt_clocks < 10'd3 ? 10'd3 : cfg_tt_clocks) - 10'd1;
         end else if (sc_pend) begin
             if (path_q == sc_key) begin
                 rep_found <= 1'b1;

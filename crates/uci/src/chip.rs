@@ -172,7 +172,7 @@ impl ChipUci {
                 self.say(&format!("id name {CHIP_ENGINE_NAME}"));
                 self.say("id author the Estuary authors");
                 self.say("option name TT Entries type spin default 8192 min 1 max 16777216");
-                self.say("option name TT Clocks type spin default 3 min 1 max 1000");
+                self.say("option name TT Clocks type spin default 3 min 3 max 1000");
                 self.say(&format!(
                     "option name Clock MHz type spin default {DEFAULT_MHZ} min 1 max 1000"
                 ));
@@ -235,7 +235,7 @@ impl ChipUci {
                     },
                 )
             }),
-            "tt clocks" => num(1, 1000).ok_or_else(bad).and_then(|n| {
+            "tt clocks" => num(3, 1000).ok_or_else(bad).and_then(|n| {
                 self.rebuild(
                     &file,
                     Config {

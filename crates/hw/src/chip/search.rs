@@ -369,7 +369,8 @@ impl Machine {
         // flag comes from the generator.
         let (repeated, compared) = self.repetition(ply);
         let entry = self.tt.probe(hash);
-        let ready = self.hash_at + (REPETITION_BASE_CLOCKS + compared).max(self.config.tt_clocks);
+        let ready = self.hash_at
+            + (REPETITION_BASE_CLOCKS + compared).max(self.config.tt_clocks.max(TT_BRAM_CLOCKS));
         self.t = self.t.max(ready).max(self.check_at + 1);
         if repeated || b.halfmove_clock() >= 100 {
             self.t += 1;
