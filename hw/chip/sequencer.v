@@ -284,10 +284,15 @@ module sequencer #(
     wire signed [17:0] s_ret = -ret;             // the child's score, this node's view
     wire signed [17:0] mated = ply18 - MATE;
     wire signed [17:0] depth18 = {{10{f_depth[7]}}, f_depth};
+    reg  signed [17:0] rfp_thr, fut_thr;
     // The child's depth, once its in-check flag is known.
     wire signed [7:0] child_depth = (c_ext && g_in_check) ? c_base + 8'sd1 : c_base - $signed({6'd0, c_rc});
     // The move in NEXT2 and what the search does with it.
-    wire is_killer = cur_move == f_k0 || cur_move == f_k1;
+    // The move chosen, registered at the first of its two clocks (the RAM's output is held
+    // through both): the second clock decides on the register, not on the RAM.
+    reg  [15:0] mv_r;
+    always @(posedge clk) mv_r <= cur_move;
+    wire is_killer = mv_r == f_k0 || mv_r == f_k1;
     wire [2:0] att_kind = m_from_code[2:0] - 3'd1, vic_kind = m_to_code[2:0] - 3'd1;
     function signed [17:0] victim_cp(input [2:0] k);
         case (k)
@@ -307,18 +312,21 @@ module sequencer #(
             default: rank_of = 7'd100;
         endcase
     endfunction
-    wire q_futile = !(cur_move[15] || cur_move[15:12] == 4'd3)
+    wire q_futile = !(mv_r[15] || mv_r[15:12] == 4'd3)
                  && ((f_eval + victim_cp(vic_kind) + 18'sd200 <= f_alpha)
-                  || (rank_of(att_kind) > rank_of(vic_kind) && f_att[cur_move[11:6]]));
-    wire s_skip = f_futile && f_searched != 8'd0 && quiet(cur_move) && !is_killer;
-    wire reduce_cand = cfg_lmr && f_depth >= 8'sd3 && f_searched >= 8'd3 && quiet(cur_move)
+                  || (rank_of(att_kind) > rank_of(vic_kind) && f_att[mv_r[11:6]]));
+    wire s_skip = f_futile && f_searched != 8'd0 && quiet(mv_r) && !is_killer;
+    wire reduce_cand = cfg_lmr && f_depth >= 8'sd3 && f_searched >= 8'd3 && quiet(mv_r)
                     && !f_check && !is_killer;
     wire [1:0] r_amount = !reduce_cand ? 2'd0
                         : (f_searched >= 8'd8 && f_depth >= 8'sd6) ? 2'd2 : 2'd1;
     // After a child returns (RET2).
     wire reduced = f_rc != 2'd0 && !ick[ply + 7'd1];
-    wire signed [17:0] nbest = s_ret > f_best ? s_ret : f_best;
-    wire signed [17:0] nalpha = s_ret > f_alpha ? s_ret : f_alpha;
+    // Its comparisons, registered in RET1 for RET2.
+    reg x_gt_alpha, x_lt_beta, x_gt_best, x_ge_beta, x_ge_mb, x_last, x_root_gt, x_root_lt;
+    reg x_reduced;
+    wire signed [17:0] nbest = x_gt_best ? s_ret : f_best;
+    wire signed [17:0] nalpha = x_gt_alpha ? s_ret : f_alpha;
 
     // Plies to the mate of the iteration's score (large when it is not a mate).
     wire signed [17:0] mp_win = MATE - r_ibs, mp_loss = MATE + r_ibs;
@@ -594,6 +602,10 @@ module sequencer #(
         // ---- the moves ----
         S_GEN: if (g_ready) state <= S_STREAM;
         S_STREAM: begin
+            // The static evaluation's thresholds, while the moves stream: reverse futility
+            // (beta + 100 x depth) and futility (alpha - 150 x depth).
+            rfp_thr <= f_beta + 18'sd100 * depth18;
+            fut_thr <= f_alpha - 18'sd150 * depth18;
             if (g_move_valid) begin
                 if (f_q || !quiet(g_move)) begin
                     if (!f_q && g_move == f_ttmove) f_ttf <= 1'b1;
@@ -636,8 +648,8 @@ module sequencer #(
                 // futility.
                 if (ev_have) begin
                     f_eval <= ev_val;
-                    f_futile <= f_depth <= 8'sd2 && ev_val + 18'sd150 * depth18 <= f_alpha;
-                    if (f_depth <= 8'sd6 && ev_val - 18'sd100 * depth18 >= f_beta) begin
+                    f_futile <= f_depth <= 8'sd2 && ev_val <= fut_thr;
+                    if (f_depth <= 8'sd6 && ev_val >= rfp_thr) begin
                         ret <= ev_val;
                         state <= S_UNMAKE;
                     end else if (cfg_null && f_depth >= 8'sd3 && ev_val >= f_beta && m_has_pieces) begin
@@ -661,7 +673,7 @@ module sequencer #(
         end
         S_NEXT1: state <= S_NEXT2;
         S_NEXT2: begin
-            f_move <= cur_move;
+            f_move <= mv_r;
             f_pos <= f_pos + 8'd1;
             if (f_q ? (!f_check && q_futile) : s_skip) begin
                 if (f_pos + 8'd1 < n_total) state <= S_NEXT1;
@@ -706,7 +718,19 @@ module sequencer #(
                  f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att} <= stk_q;
             state <= S_RET1;
         end
-        S_RET1: state <= S_RET2;
+        S_RET1: begin
+            // The child's score against the restored frame, into flags for RET2.
+            x_gt_alpha <= s_ret > f_alpha;
+            x_lt_beta <= s_ret < f_beta;
+            x_gt_best <= s_ret > f_best;
+            x_ge_beta <= s_ret >= f_beta;
+            x_ge_mb <= s_ret >= MATE_BOUND;
+            x_last <= f_pos >= n_total;
+            x_root_gt <= s_ret > r_alpha;
+            x_root_lt <= s_ret < r_beta;
+            x_reduced <= reduced;
+            state <= S_RET2;
+        end
         S_RET2: begin
             if (ply == 7'd0) begin
                 // ---- the root ----
@@ -714,10 +738,10 @@ module sequencer #(
                     if (r_ib && r_ibm != r_first) r_best <= r_ibm;
                     stopped <= 1'b1;
                     state <= S_FINISH;
-                end else if (r_stage == ST_NW && s_ret > r_alpha && s_ret < r_beta) begin
+                end else if (r_stage == ST_NW && x_root_gt && x_root_lt) begin
                     r_stage <= ST_FULL;
                     state <= S_RMAKE;
-                end else if (s_ret > r_alpha) begin
+                end else if (x_root_gt) begin
                     r_alpha <= s_ret;
                     r_ib <= 1'b1;
                     r_ibm <= r_move;
@@ -733,39 +757,39 @@ module sequencer #(
                 ret <= 18'sd0;
                 state <= S_UNMAKE;
             end else if (!f_q && f_stage == ST_NULL) begin
-                if (s_ret >= f_beta) begin
-                    ret <= s_ret >= MATE_BOUND ? f_beta : s_ret;
+                if (x_ge_beta) begin
+                    ret <= x_ge_mb ? f_beta : s_ret;
                     state <= S_UNMAKE;
                 end else state <= S_NEXT1;
-            end else if (!f_q && f_stage == ST_NWR && s_ret > f_alpha && reduced) begin
+            end else if (!f_q && f_stage == ST_NWR && x_gt_alpha && x_reduced) begin
                 f_stage <= ST_NW;
                 f_rc <= 2'd0;
                 state <= S_MAKE;
             end else if (!f_q && (f_stage == ST_NWR || f_stage == ST_NW)
-                         && s_ret > f_alpha && s_ret < f_beta) begin
+                         && x_gt_alpha && x_lt_beta) begin
                 f_stage <= ST_FULL;
                 f_rc <= 2'd0;
                 state <= S_MAKE;
             end else begin
                 f_searched <= f_searched + 8'd1;
                 f_best <= nbest;
-                if (s_ret > f_best) f_bmove <= f_move;
+                if (x_gt_best) f_bmove <= f_move;
                 f_alpha <= nalpha;
-                if (s_ret > f_best && s_ret >= f_beta && !f_q && quiet(f_move) && f_k0 != f_move)
+                if (x_gt_best && x_ge_beta && !f_q && quiet(f_move) && f_k0 != f_move)
                 begin
                     kill_wr <= 1'b1;
                     kill_wa <= ply;
                     kill_wd <= {f_k0, f_move};
                 end
                 // What comes after (and after the PV copy, if any).
-                if (s_ret > f_best && s_ret > f_alpha && f_pv) begin
+                if (x_gt_best && x_gt_alpha && f_pv) begin
                     pvc_i <= 7'd0;
                     pvc_n <= pvlen[ply + 7'd1];
-                    pvc_then <= (s_ret >= f_beta || f_pos >= n_total) ? (f_q ? PV_RET : PV_TTW)
+                    pvc_then <= (x_ge_beta || x_last) ? (f_q ? PV_RET : PV_TTW)
                                                                       : PV_NEXT;
                     ret <= nbest;
                     state <= S_PVC;
-                end else if ((s_ret > f_best && s_ret >= f_beta) || f_pos >= n_total) begin
+                end else if ((x_gt_best && x_ge_beta) || x_last) begin
                     ret <= nbest;
                     state <= f_q ? S_UNMAKE : S_TTW;
                 end else state <= S_NEXT1;
