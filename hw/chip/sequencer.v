@@ -233,6 +233,8 @@ module sequencer #(
     reg [63:0] path_q;
     reg [7:0]  sc_top, sc_reach, sc_back;
     reg        sc_pend, rep_done, rep_found;
+    reg        iss_v, iss_last, cmp_v, cmp_last;
+    reg [63:0] path_q2;
     reg [63:0] sc_key;
     wire [7:0] top_now = game_len + {1'b0, ply};
     wire [7:0] reach_now = m_halfmove < top_now ? m_halfmove : top_now;
@@ -423,26 +425,36 @@ module sequencer #(
 
         // Repetition scan and table read, from the hash two clocks after a MAKE or NULL.
         if (tt_cnt != 10'd0) tt_cnt <= tt_cnt - 10'd1;
+        // The scan in two stages behind the RAM: each hash read into a register, then
+        // compared; a read a clock. `iss_v`: the read of the last clock counts (`iss_last`:
+        // it was the last one); `cmp_v`, `cmp_last`: the same for the hash now in path_q2.
+        path_q2 <= path_q;
         if (mk2) begin
             sc_key <= m_hash;
             sc_top <= top_now;
             sc_reach <= reach_now;
             sc_back <= 8'd6;
             sc_pend <= reach_now >= 8'd4;
+            iss_v <= reach_now >= 8'd4;
+            iss_last <= reach_now < 8'd6;
+            cmp_v <= 1'b0;
             rep_done <= reach_now < 8'd4;
             rep_found <= 1'b0;
             tt_cnt <= (cfg_tt_clocks < 10'd3 ? 10'd3 : cfg_tt_clocks) - 10'd1;
         end else if (sc_pend) begin
-            if (path_q == sc_key) begin
+            if (cmp_v && path_q2 == sc_key) begin
                 rep_found <= 1'b1;
                 rep_done <= 1'b1;
                 sc_pend <= 1'b0;
-            end else if (sc_back <= sc_reach) begin
-                sc_back <= sc_back + 8'd2;
-            end else begin
+            end else if (cmp_v && cmp_last) begin
                 rep_done <= 1'b1;
                 sc_pend <= 1'b0;
             end
+            cmp_v <= iss_v;
+            cmp_last <= iss_last;
+            iss_v <= iss_v && !iss_last;
+            iss_last <= sc_back + 8'd2 > sc_reach;
+            sc_back <= sc_back + 8'd2;
         end
 
         case (state)

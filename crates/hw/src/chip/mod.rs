@@ -62,8 +62,9 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 pub const IN_CHECK_CLOCKS: u64 = 11;
 /// Clocks from a MAKE to the child's Zobrist hash: the key ROM read, then the xor.
 pub const HASH_CLOCKS: u64 = 2;
-/// Clocks of the path RAM's read before the repetition scan compares one hash a clock.
-pub const REPETITION_BASE_CLOCKS: u64 = 1;
+/// Clocks of the path RAM's read and the register behind it before the repetition scan
+/// compares one hash a clock.
+pub const REPETITION_BASE_CLOCKS: u64 = 2;
 /// Clocks of a read from the transposition table in block RAM: address register, RAM,
 /// output register.
 pub const TT_BRAM_CLOCKS: u64 = 3;
