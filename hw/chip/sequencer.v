@@ -346,6 +346,15 @@ module sequencer #(
     // A quiescence node's GEN goes out as its in-check flag comes (WAITCHK).
     wire q_gen_now = chk_cnt == 4'd0 && child_depth <= 8'sd0 && ply < MAX_PLY;
 
+    // The iteration's verdicts, registered from registers (a window's best score is set a
+    // clock or more before its end: the PV copy comes between): inside the window, and a
+    // mate within the iteration's depth.
+    reg r_inside, r_final;
+    always @(posedge clk) begin
+        r_inside <= r_ib && r_ibs > r_lo && r_ibs < r_beta;
+        r_final <= mate_plies <= {11'd0, r_depth};
+    end
+
     // ---- command outputs ----------------------------------------------------------------------
     always @* begin
         g_cmd_valid = 1'b0; g_cmd = 3'd0; g_cmd_data = 32'd0;
@@ -833,7 +842,7 @@ module sequencer #(
 
         // ---- the end of a window, and of an iteration ----
         S_WEND: begin
-            if ((r_ib && r_ibs > r_lo && r_ibs < r_beta) || r_full) begin
+            if (r_inside || r_full) begin
                 r_best <= r_ibm;
                 r_last <= r_ibs;
                 report <= 1'b1;
@@ -862,7 +871,7 @@ module sequencer #(
         S_ITEREND: begin
             r_first <= r_best;
             // A mate within the iteration's depth is final.
-            if (r_depth >= r_max || mate_plies <= {11'd0, r_depth}) state <= S_FINISH;
+            if (r_depth >= r_max || r_final) state <= S_FINISH;
             else begin
                 r_depth <= r_depth + 7'd1;
                 state <= S_ITER;

@@ -189,6 +189,18 @@ fn budgets_table_latency_and_repetitions_are_the_models() {
         };
         compare(&net, &format!("{fen} plain"), &board, &[], limits, plain);
     }
+    // Mates found: the iteration that proves one within its depth is the last.
+    for fen in [
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    ] {
+        let board = Board::from_fen(fen).unwrap();
+        let limits = Limits {
+            depth: 6,
+            ..Limits::default()
+        };
+        compare(&net, &format!("{fen} mate"), &board, &[], limits, config());
+    }
     // A game whose knights went out and back: repetitions along the path and with the game.
     let mut board = Board::startpos();
     let mut history = Vec::new();
