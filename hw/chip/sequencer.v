@@ -362,8 +362,7 @@ module sequencer #(
         m_make = 1'b0; m_null = 1'b0; m_unmake = 1'b0;
         m_move = (state == S_NEXT1 || state == S_NEXT2) ? cur_move
                : (state == S_RNEXT1 || state == S_RNEXT2) ? root_q
-               : ply == 7'd0 || (state == S_RMAKE) ? r_move : f_move;
-        if (state == S_MAKE && ply != 7'd0) m_move = f_move;
+               : ply == 7'd0 ? r_move : f_move;
         if (ev_fire) begin
             e_cmd_valid = 1'b1; e_cmd = C_EVAL;
         end
@@ -406,10 +405,10 @@ module sequencer #(
 
     // ---- the state machine ----------------------------------------------------------------------
     // The window a node gives its child, by the child's stage (the root's likewise).
-    wire signed [17:0] w_a = f_stage == ST_NULL ? f_beta - 18'sd1 : f_alpha;
-    wire signed [17:0] w_b = f_stage == ST_NULL ? f_beta
+    wire signed [17:0] w_a = ply == 7'd0 ? r_alpha : f_stage == ST_NULL ? f_beta - 18'sd1 : f_alpha;
+    wire signed [17:0] w_b = ply == 7'd0 ? (r_stage == ST_NW ? r_alpha + 18'sd1 : r_beta)
+                           : f_stage == ST_NULL ? f_beta
                            : (f_stage == ST_FIRST || f_stage == ST_FULL) ? f_beta : f_alpha + 18'sd1;
-    wire signed [17:0] rw_b = r_stage == ST_NW ? r_alpha + 18'sd1 : r_beta;
     always @(posedge clk) begin
         report <= 1'b0;
         done <= 1'b0;
@@ -545,18 +544,6 @@ module sequencer #(
             r_stage <= r_pos == 8'd0 ? ST_FIRST : ST_NW;
             state <= S_RMAKE;
         end
-        S_RMAKE: if (units_free) begin
-            c_base <= $signed({1'b0, r_depth}) - 8'sd1;
-            c_rc <= 2'd0;
-            c_ext <= 1'b1;
-            f_alpha <= -rw_b;
-            f_beta <= -r_alpha;
-            f_pv <= rw_b - r_alpha > 18'sd1;
-            f_cbase <= {LIST_BITS{1'b0}};
-            f_qbase <= {LIST_BITS{1'b0}};
-            ply <= 7'd1;
-            state <= S_ENTRY;
-        end
 
         // ---- a node's entry ----
         S_ENTRY: begin
@@ -653,7 +640,7 @@ module sequencer #(
         end
         S_POSTGEN: begin
             if (n_total == 8'd0) begin
-                ret <= f_check ? mated : (f_q ? 18'sd0 : 18'sd0);
+                ret <= f_check ? mated : 18'sd0;
                 if (f_q && !f_check) begin
                     ev_req <= 1'b1;
                     state <= S_QEV;
@@ -708,10 +695,14 @@ module sequencer #(
                 state <= S_MAKE;
             end
         end
-        S_NULLMK, S_MAKE: if (units_free) begin
-            // Push this node, start the child.
-            stack[ply[5:0]] <= f_pack;
-            if (f_q) begin
+        S_RMAKE, S_NULLMK, S_MAKE: if (units_free) begin
+            // Push this node (the root's state stays in its registers), start the child.
+            if (ply != 7'd0) stack[ply[5:0]] <= f_pack;
+            if (ply == 7'd0) begin
+                c_base <= $signed({1'b0, r_depth}) - 8'sd1;
+                c_rc <= 2'd0;
+                c_ext <= 1'b1;
+            end else if (f_q) begin
                 c_base <= -8'sd1; c_rc <= 2'd0; c_ext <= 1'b1;
             end else if (f_stage == ST_NULL) begin
                 c_base <= f_depth - 8'sd1 - (f_depth >= 8'sd7 ? 8'sd3 : 8'sd2);
@@ -724,8 +715,8 @@ module sequencer #(
             f_alpha <= -w_b;
             f_beta <= -w_a;
             f_pv <= w_b - w_a > 18'sd1;
-            f_cbase <= f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps};
-            f_qbase <= f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq};
+            f_cbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps};
+            f_qbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq};
             ply <= ply + 7'd1;
             state <= S_ENTRY;
         end

@@ -162,8 +162,7 @@ impl CoreSim {
             self.unit(GEN, CMD_LOAD, i as u32, *w)?;
             self.unit(EVAL, CMD_LOAD, i as u32, *w)?;
         }
-        let keep = (board.halfmove_clock() as usize).min(history.len());
-        let hist = &history[history.len() - keep..];
+        let hist = hw::chip::kept_history(board, history);
         #[cfg(verilated)]
         {
             let pos = hw::chip::protocol::encode_position(board);
@@ -224,7 +223,7 @@ impl CoreSim {
                 lmr: config.lmr as u32,
                 tt_clocks: config.tt_clocks.clamp(1, 1023) as u32,
                 max_cycles,
-                stop_at: stop_at.unwrap_or(0).max(u64::from(stop_at.is_some())),
+                stop_at: stop_at.map_or(0, |t| t.max(1)),
             };
             let mut ev = vec![
                 ffi::Event {

@@ -189,6 +189,13 @@ pub fn chip_net(path: Option<&str>) -> Result<std::sync::Arc<eval::chip::ChipNet
     }
 }
 
+/// The hashes of the game before `board` (oldest first) that the machine keeps for its
+/// repetition check: those since the last irreversible move.
+pub fn kept_history<'a>(board: &chess::Board, history: &'a [u64]) -> &'a [u64] {
+    let keep = (board.halfmove_clock() as usize).min(history.len());
+    &history[history.len() - keep..]
+}
+
 /// A mate score as moves: positive when the side to move mates.
 pub fn mate_in(score: i32) -> Option<i32> {
     if score >= MATE_BOUND {

@@ -202,10 +202,8 @@ impl Machine {
     pub fn load_hashes(&mut self, board: &Board, history: &[u64]) {
         self.boards[0] = *board;
         self.eval.load(board);
-        let keep = (board.halfmove_clock() as usize).min(history.len());
         self.hashes.clear();
-        self.hashes
-            .extend_from_slice(&history[history.len() - keep..]);
+        self.hashes.extend_from_slice(kept_history(board, history));
         self.game_hashes = self.hashes.len();
         self.hashes.push(board.hash());
     }
