@@ -1,5 +1,6 @@
 //! Verilates each hardware unit in [`UNITS`] (the Verilog of hw/<unit>/ and its generated
-//! tables in hw/<unit>/gen/) and compiles it, with its C++ harness csrc/<unit>.cpp, through the
+//! tables in hw/<unit>/gen/) and compiles it, with its C++ harness csrc/<unit>.cpp (their
+//! shared clocking in csrc/clocked.h), through the
 //! `cc` crate. Everything is written under OUT_DIR. Without a `verilator` on PATH (or in
 //! $VERILATOR) the crate builds a stub instead: a cargo warning says so, `cosim::available()`
 //! is false and the co-simulation tests report themselves skipped (or fail when CI=true).
@@ -60,6 +61,10 @@ fn main() {
         watch(&hw.join(unit.dir), &manifest.join(unit.harness()));
     }
     // (The units a unit uses are watched as units of their own.)
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest.join("csrc/clocked.h").display()
+    );
 
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".to_string());
     let root = match Command::new(&verilator)
@@ -87,6 +92,7 @@ fn main() {
         .opt_level(1)
         .include(&inc)
         .include(inc.join("vltstd"))
+        .include(manifest.join("csrc"))
         .flag_if_supported("-Wno-unused-parameter")
         .flag_if_supported("-Wno-unused-variable")
         .flag_if_supported("-Wno-sign-compare")

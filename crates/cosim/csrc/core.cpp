@@ -4,32 +4,13 @@
 // are the reports.
 #include <cstdint>
 #include "Vcore.h"
-#include "verilated.h"
+#include "clocked.h"
 
 namespace {
 constexpr int kGuard = 100000;
 
-struct Sim {
-    VerilatedContext ctx;
-    Vcore* top;
-    uint64_t cycles = 0;
-    Sim() { top = new Vcore(&ctx); }
-    ~Sim() { top->final(); delete top; }
-    void tick() {
-        top->clk = 0;
-        top->eval();
-        top->clk = 1;
-        top->eval();
-        ++cycles;
-    }
-    bool wait(bool (*ok)(Vcore*)) {
-        for (int g = 0; g < kGuard; ++g) {
-            top->eval();
-            if (ok(top)) return true;
-            tick();
-        }
-        return false;
-    }
+struct Sim : Clocked<Vcore> {
+    bool wait(bool (*ok)(Vcore*)) { return wait_until(ok, kGuard); }
 };
 }  // namespace
 

@@ -5,32 +5,13 @@
 #include <cstdint>
 #include "Vevalunit.h"
 #include "Vevalunit___024root.h"
-#include "verilated.h"
+#include "clocked.h"
 
 namespace {
 constexpr int kGuard = 100000;
 
-struct Sim {
-    VerilatedContext ctx;
-    Vevalunit* top;
-    uint64_t cycles = 0;
-    Sim() { top = new Vevalunit(&ctx); }
-    ~Sim() { top->final(); delete top; }
-    void tick() {
-        top->clk = 0;
-        top->eval();
-        top->clk = 1;
-        top->eval();
-        ++cycles;
-    }
-    bool wait_ready() {
-        for (int g = 0; g < kGuard; ++g) {
-            top->eval();
-            if (top->ready) return true;
-            tick();
-        }
-        return false;
-    }
+struct Sim : Clocked<Vevalunit> {
+    bool wait_ready() { return wait_until([](Vevalunit* v) { return v->ready != 0; }, kGuard); }
 };
 }  // namespace
 

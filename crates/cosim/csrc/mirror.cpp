@@ -4,25 +4,12 @@
 // before that edge; its state is read between clocks.
 #include <cstdint>
 #include "Vmirror.h"
-#include "verilated.h"
+#include "clocked.h"
 
 namespace {
 constexpr int kGuard = 1000;
 
-struct Sim {
-    VerilatedContext ctx;
-    Vmirror* top;
-    uint64_t cycles = 0;
-    Sim() { top = new Vmirror(&ctx); }
-    ~Sim() { top->final(); delete top; }
-    void tick() {
-        top->clk = 0;
-        top->eval();
-        top->clk = 1;
-        top->eval();
-        ++cycles;
-    }
-};
+struct Sim : Clocked<Vmirror> {};
 }  // namespace
 
 extern "C" {

@@ -2,26 +2,17 @@
 // clock edge on the command port; generate() clocks until gen_done and collects the moves.
 #include <cstdint>
 #include "Vmovegen.h"
-#include "verilated.h"
+#include "clocked.h"
 
 namespace {
 // Clocks from a state-changing command until the registered in_check output describes the new
 // board (ANALYSIS_LATENCY of hw/movegen/estuary_movegen.v).
 constexpr int kAnalysisLatency = 10;
 
-struct Sim {
-    VerilatedContext ctx;
-    Vmovegen* top;
-    uint64_t cycles = 0;
+struct Sim : Clocked<Vmovegen> {
     int settle = 0;   // clocks until in_check describes the last command's board
-    Sim() { top = new Vmovegen(&ctx); }
-    ~Sim() { top->final(); delete top; }
     void tick() {
-        top->clk = 0;
-        top->eval();
-        top->clk = 1;
-        top->eval();
-        ++cycles;
+        Clocked::tick();
         if (settle > 0) --settle;
     }
 };
