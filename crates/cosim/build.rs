@@ -1,6 +1,6 @@
 //! Verilates each hardware unit in [`UNITS`] (the Verilog of hw/<unit>/ and its generated
 //! tables in hw/<unit>/gen/) and compiles it, with its C++ harness csrc/<unit>.cpp (their
-//! shared clocking in csrc/clocked.h), through the
+//! shared clocking in csrc/clocked.h, the UART's far end in csrc/uart.h), through the
 //! `cc` crate. Everything is written under OUT_DIR. Without a `verilator` on PATH (or in
 //! $VERILATOR) the crate builds a stub instead: a cargo warning says so, `cosim::available()`
 //! is false and the co-simulation tests report themselves skipped (or fail when CI=true).
@@ -9,13 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A hardware unit: its name (the harness under csrc/ and the verilated model's class,
-/// `V<name>`), its directory under hw/, its top module, and the directories of the units it
-/// instantiates.
+/// `V<name>`), its directory under hw/, its top module, the directories of the units it
+/// instantiates, and whether its evaluation unit starts with the built-in net's weights
+/// (`EVALUNIT_INIT`, as on a board) rather than being written them by the harness.
 struct Unit {
     name: &'static str,
     dir: &'static str,
     top: &'static str,
     uses: &'static [&'static str],
+    init_weights: bool,
 }
 
 /// The units to verilate. A new one is its hw/<dir>, csrc/<name>.cpp and a line here.
@@ -25,30 +27,42 @@ const UNITS: &[Unit] = &[
         dir: "movegen",
         top: "estuary_movegen",
         uses: &[],
+        init_weights: false,
     },
     Unit {
         name: "evalunit",
         dir: "evalunit",
         top: "estuary_evalunit",
         uses: &[],
+        init_weights: false,
     },
     Unit {
         name: "host",
         dir: "host",
         top: "estuary_host",
         uses: &[],
+        init_weights: false,
     },
     Unit {
         name: "mirror",
         dir: "chip",
         top: "mirror",
         uses: &[],
+        init_weights: false,
     },
     Unit {
         name: "core",
         dir: "chip",
         top: "chip_core",
         uses: &["movegen", "evalunit"],
+        init_weights: false,
+    },
+    Unit {
+        name: "chip",
+        dir: "chip",
+        top: "estuary_chip",
+        uses: &["movegen", "evalunit", "host"],
+        init_weights: true,
     },
 ];
 
@@ -61,10 +75,9 @@ fn main() {
         watch(&hw.join(unit.dir), &manifest.join(unit.harness()));
     }
     // (The units a unit uses are watched as units of their own.)
-    println!(
-        "cargo:rerun-if-changed={}",
-        manifest.join("csrc/clocked.h").display()
-    );
+    for header in ["csrc/clocked.h", "csrc/uart.h"] {
+        println!("cargo:rerun-if-changed={}", manifest.join(header).display());
+    }
 
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".to_string());
     let root = match Command::new(&verilator)
@@ -154,6 +167,13 @@ impl Unit {
                 "-Wno-UNUSED",
             ])
             .args(dirs.iter().map(|d| format!("-I{}", d.display())))
+            // The evaluation unit's initial weights ($readmemh at the start of a simulation)
+            // by absolute path: a test or `estuary` runs from anywhere.
+            .args(self.init_weights.then_some("-DEVALUNIT_INIT"))
+            .arg(format!(
+                "-DEVALUNIT_GEN=\"{}/\"",
+                hw.join("evalunit/gen").display()
+            ))
             .arg("--Mdir")
             .arg(mdir)
             .args(dirs.iter().flat_map(|d| verilog_sources(d)))

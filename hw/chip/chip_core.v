@@ -22,6 +22,7 @@ module chip_core #(
     input  wire [31:0]  h_gcmd_data,
     output wire         g_ready,
     output wire         g_in_check,
+    output wire         g_many_checks,
     input  wire         h_ecmd_valid,
     input  wire [2:0]   h_ecmd,
     input  wire [4:0]   h_ecmd_addr,
@@ -98,7 +99,8 @@ module chip_core #(
         .cmd_valid(busy ? s_gv : h_gcmd_valid), .cmd(busy ? s_gc : h_gcmd),
         .cmd_addr(busy ? 5'd0 : h_gcmd_addr), .cmd_data(busy ? s_gd : h_gcmd_data),
         .ready(g_ready), .in_check(g_in_check), .move_valid(g_mv), .move(g_move),
-        .gen_done(g_done), .move_count(g_count), .enemy_map(g_enemy));
+        .gen_done(g_done), .move_count(g_count), .enemy_map(g_enemy),
+        .many_checks(g_many_checks));
 
     estuary_evalunit eval (
         .clk(clk), .rst(rst),

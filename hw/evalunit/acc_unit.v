@@ -93,7 +93,7 @@ module acc_unit (
             (* no_rw_check *)
             reg [127:0] ft [0:1023];
 `ifdef EVALUNIT_INIT
-            // A bitstream that evaluates without a host writing the net: the built-in chip
+            // A bitstream that evaluates without a host writing the net: the built-in pure chip
             // net's rows, one file a slice (estuary hw gen). `EVALUNIT_GEN` is the directory,
             // relative to where the tool runs.
 `ifndef EVALUNIT_GEN

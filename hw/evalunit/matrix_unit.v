@@ -130,7 +130,7 @@ module matrix_unit (
             reg [127:0] wram [0:127];
             reg [31:0]  bram [0:31];
 `ifdef EVALUNIT_INIT
-            // The built-in chip net's weights and biases, one file a slice (estuary hw gen);
+            // The built-in pure chip net's weights and biases, one file a slice (estuary hw gen);
             // see acc_unit.
 `ifndef EVALUNIT_GEN
 `define EVALUNIT_GEN "evalunit/gen/"

@@ -7,9 +7,12 @@
 // A finished frame becomes one action, in the order of hw::chip::protocol::Host::on: a bad
 // frame or payload is answered with ERROR; PING with PONG; STOP raises `stop_strobe` (also
 // during a search); LOAD, GO and CLEAR while `busy` get ERROR Busy; CLEAR raises
-// `clear_strobe`; a LOAD whose position passes the check replaces `position` and the history
-// (a bank switch, so a refused LOAD leaves the loaded game as it was) and raises `load_strobe`;
-// GO before any LOAD gets ERROR NoPosition, else it sets the limits and raises `go_strobe`.
+// `clear_strobe`; a LOAD whose position passes position_check goes on `candidate` to the
+// checks on attacks (`atk_start`; the loader, hw/chip/loader.v, makes them on the move
+// generator and answers on atk_done / atk_ok), and if it passes those too it replaces
+// `position` and the history (a bank switch, so a refused LOAD leaves the loaded game as it
+// was) and raises `load_strobe`; GO before any LOAD gets ERROR NoPosition, else it sets the
+// limits and raises `go_strobe`.
 // `baud_div` is the clocks per bit (at least 4); `timeout` the clocks without a byte that cut
 // a frame short (at least 64).
 module estuary_host (
@@ -26,6 +29,10 @@ module estuary_host (
     output reg          stop_strobe,
     output reg          clear_strobe,
     output reg  [335:0] position,      // the LOADed position's 42 bytes, byte i at [8i+7:8i]
+    output wire [335:0] candidate,     // a LOAD's position under the checks on attacks
+    output reg          atk_start,
+    input  wire         atk_done,
+    input  wire         atk_ok,
     output reg  [6:0]   hist_count,    // its history hashes (0-100)
     input  wire [6:0]   hist_addr,     // read port of the history, oldest first,
     output reg  [63:0]  hist_data,     //   a clock after the address
@@ -69,6 +76,7 @@ module estuary_host (
     // Staging: the first 42 payload bytes of the frame under way (LOAD's position, GO's
     // limits) in registers, LOAD's hashes into the history bank not in use.
     reg  [335:0] stage;
+    assign candidate = stage;
     reg  [63:0]  hword;
     reg  [63:0]  hist [0:255];
     reg          bank;
@@ -106,6 +114,7 @@ module estuary_host (
 
     always @(posedge clk) begin
         chk_start    <= 1'b0;
+        atk_start    <= 1'b0;
         short_push   <= 1'b0;
         act          <= 1'b0;
         load_strobe  <= 1'b0;
@@ -136,7 +145,19 @@ module estuary_host (
                 end
             end
             if (chk_done) begin
-                if (chk_ok) act <= 1'b1;
+                if (!chk_ok) begin
+                    short_push <= 1'b1;
+                    short_code <= E_POSITION;
+                end else if (busy) begin
+                    // The generator is the search's: no checks on attacks during one.
+                    short_push <= 1'b1;
+                    short_code <= E_BUSY;
+                end else begin
+                    atk_start <= 1'b1;
+                end
+            end
+            if (atk_done) begin
+                if (atk_ok) act <= 1'b1;
                 else begin
                     short_push <= 1'b1;
                     short_code <= E_POSITION;

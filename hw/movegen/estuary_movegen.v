@@ -32,8 +32,9 @@ module estuary_movegen (
     output wire [15:0] move,
     output wire        gen_done,
     output wire [7:0]  move_count,     // count-only GEN: the number of legal moves, with gen_done
-    output wire [63:0] enemy_map       // the squares the opponent attacks, our king lifted (valid
+    output wire [63:0] enemy_map,      // the squares the opponent attacks, our king lifted (valid
                                        // from 5 clocks after a GEN while the board stands)
+    output wire        many_checks     // more than two checkers (an illegal position), as in_check
 );
     localparam [2:0] CMD_LOAD = 3'd1, CMD_MAKE = 3'd2, CMD_UNMAKE = 3'd3, CMD_NULL = 3'd4, CMD_GEN = 3'd5;
     // Clock (after the GEN edge) in which the pawn, king and castling sets are valid (the
@@ -85,7 +86,8 @@ module estuary_movegen (
     king_analysis safety (
         .clk(clk), .kinds(kinds), .colors(colors), .side(side),
         .king_sq(king_sq), .check_mask(check_mask), .pinned_axis(pinned_axis),
-        .leaper_checkers(leaper_checkers), .in_check(in_check), .double_check(double_check));
+        .leaper_checkers(leaper_checkers), .in_check(in_check), .double_check(double_check),
+        .many_checks(many_checks));
 
     wire [63:0] enemy_att;
     assign enemy_map = enemy_att;

@@ -3,7 +3,9 @@
 //   check_mask      squares a non-king move must land on: all squares when not in check, else
 //                   the checker and the squares between it and the king;
 //   pinned_axis     our pinned pieces per axis (AXIS_*): a pinned piece moves only along it;
-//   leaper_checkers knights and pawns giving check; in_check, double_check.
+//   leaper_checkers knights and pawns giving check; in_check, double_check;
+//   many_checks     more than two pieces give check (no legal position has that: the search
+//                   machine's loader refuses such a position with it).
 // A ray from the king that ends on an enemy slider of the line's kind is a check; the same ray
 // with our first piece lifted (a second ROM read) that ends on one is a pin of that piece.
 // Free-running pipeline of nine register stages from the board registers (LATENCY): stage 0
@@ -20,7 +22,8 @@ module king_analysis (
     output reg  [255:0] pinned_axis,   // axis a at [64a +: 64]
     output reg  [63:0]  leaper_checkers,
     output reg          in_check,
-    output reg          double_check
+    output reg          double_check,
+    output reg          many_checks
 );
 `include "estuary_defs.vh"
 `include "gen/estuary_consts.vh"
@@ -167,8 +170,10 @@ module king_analysis (
     reg [1:0]  nchk3;        // slider checkers, saturating at 2
     reg [63:0] leap3;
     reg        lchk3;        // a leaper gives check
+    reg        many3;        // more than two checkers
     reg [7:0]  up, dn, xup, xdn;
     reg [2:0]  nchk;
+    reg        leap_ge2, leap_ge3;
     always @(posedge clk) begin : lines_3
         integer a;
         k3 <= kxr;
@@ -186,6 +191,10 @@ module king_analysis (
             nchk = nchk + ((up & sl4r[8 * a +: 8]) != 8'd0) + ((dn & sl4r[8 * a +: 8]) != 8'd0);
         end
         nchk3 <= (nchk > 3'd1) ? 2'd2 : nchk[1:0];
+        leap_ge2 = (leap4r & (leap4r - 64'd1)) != 64'd0;
+        leap_ge3 = leap_ge2 && ((leap4r & (leap4r - 64'd1)) & ((leap4r & (leap4r - 64'd1)) - 64'd1)) != 64'd0;
+        many3 <= nchk > 3'd2 || (nchk == 3'd2 && leap4r != 64'd0) || (nchk == 3'd1 && leap_ge2)
+              || leap_ge3;
     end
 
     // ---- stage 8: back to squares ----
@@ -205,6 +214,7 @@ module king_analysis (
         leaper_checkers <= leap3;
         in_check <= leaper_check || nchk3 != 2'd0;
         double_check <= nchk3 == 2'd2 || (leaper_check && nchk3 != 2'd0);
+        many_checks <= many3;
         check_mask <= (leaper_check || nchk3 != 2'd0) ? (leap3 | lines) : ~64'd0;
         for (a = 0; a < 4; a = a + 1)
             pinned_axis[64 * a +: 64] <= line_scatter(a[1:0], line_id(a[1:0], k3), pin3[8 * a +: 8]);

@@ -2,7 +2,8 @@
 //!
 //! * `hw gen [--out DIR] [--net FILE]` writes the Verilog move generator's ROMs and constants
 //!   (`hw::movegen::tables`, by default into hw/movegen/gen), the evaluation unit's RAM
-//!   images of a chip net (`hw::evalunit::Image`, the built-in net by default, into
+//!   images of a chip net (`hw::evalunit::Image`, the built-in pure net by default: the
+//!   search machine's, which a board carries; into
 //!   hw/evalunit/gen) and the search machine's key ROM (`hw::chip::tables`, into hw/chip/gen);
 //!   with `--out DIR`, into DIR/movegen, DIR/evalunit and DIR/chip.
 //! * `hw traffic [--depth D] [--offload K] [--mhz F] [--ns-per-word N]` prints the device
@@ -43,7 +44,12 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
 fn gen(rest: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
     let out = args.value("out").map(PathBuf::from);
-    let net = crate::chip_net(args.value("net"))?;
+    // The evaluation unit's initial RAMs hold the search machine's net (the built-in pure
+    // chip net) unless --net names another.
+    let net = match args.value("net") {
+        Some(p) => eval::chip::ChipNet::load(&p).map_err(|e| e.to_string())?,
+        None => (*eval::chip::ChipNet::embedded_pure()).clone(),
+    };
     args.finish().map_err(|e| e.to_string())?;
     let image = hw::evalunit::Image::of(&net).map_err(|e| e.to_string())?;
     // With --out, the units' files go to DIR/movegen, DIR/evalunit and DIR/chip.

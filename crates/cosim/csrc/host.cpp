@@ -1,12 +1,14 @@
 // C interface to the verilated host interface (hw/host/estuary_host.v), driven at the pin: the
 // harness plays the host's UART (bits onto uart_rx, a receiver on uart_tx) and the sequencer's
 // side (the `busy` level, a report offered until acked, its PV read a clock after the
-// address), and records each strobe with what the unit presents beside it.
+// address, the loader's checks on attacks, which pass two clocks after they start), and
+// records each strobe with what the unit presents beside it.
 #include <cstdint>
 #include <cstring>
 #include <deque>
 #include <vector>
 #include "Vhost.h"
+#include "uart.h"
 #include "verilated.h"
 
 namespace {
@@ -25,24 +27,23 @@ struct Sim {
     VerilatedContext ctx;
     Vhost* top;
     uint64_t cycles = 0;
-    uint32_t div;
-    std::deque<uint8_t> line;  // levels of uart_rx, one a clock
-    // The host's receiver on uart_tx.
-    int rx_state = 0;  // 0 idle, 1 in a byte
-    uint32_t rx_cnt = 0;
-    int rx_bit = 0;
-    uint32_t rx_shift = 0;
-    std::vector<uint8_t> received;
+    UartPeer uart;
     std::deque<Event> events;
     std::vector<uint16_t> pv;
+    int atk_wait = 0;  // clocks until the loader's answer (0: none due)
 
-    explicit Sim(uint32_t d) : div(d) { top = new Vhost(&ctx); }
+    explicit Sim(uint32_t d) {
+        uart.div = d;
+        top = new Vhost(&ctx);
+    }
     ~Sim() { top->final(); delete top; }
 
     void tick() {
-        top->uart_rx = line.empty() ? 1 : line.front();
-        if (!line.empty()) line.pop_front();
+        top->uart_rx = uart.next_level();
         uint8_t addr = top->pv_addr;
+        top->atk_done = atk_wait == 1;
+        top->atk_ok = 1;
+        if (atk_wait) --atk_wait;
         top->clk = 0;
         top->eval();
         top->clk = 1;
@@ -50,33 +51,9 @@ struct Sim {
         ++cycles;
         top->pv_move = addr < pv.size() ? pv[addr] : 0;
         top->eval();
-        sample_tx();
+        if (top->atk_start) atk_wait = 2;
+        uart.sample(top->uart_tx);
         record();
-    }
-
-    void sample_tx() {
-        int level = top->uart_tx;
-        if (rx_state == 0) {
-            if (!level) {
-                rx_state = 1;
-                rx_cnt = div / 2;
-                rx_bit = -1;
-                rx_shift = 0;
-            }
-            return;
-        }
-        if (--rx_cnt != 0) return;
-        rx_cnt = div;
-        if (rx_bit < 0) {
-            if (level) rx_state = 0;  // not a start bit after all
-            else rx_bit = 0;
-        } else if (rx_bit < 8) {
-            rx_shift |= uint32_t(level) << rx_bit;
-            ++rx_bit;
-        } else {
-            if (level) received.push_back(uint8_t(rx_shift));
-            rx_state = 0;
-        }
     }
 
     void record() {
@@ -94,12 +71,6 @@ struct Sim {
         events.push_back(e);
     }
 
-    void queue_byte(uint8_t b, uint32_t bit) {
-        for (int i = 0; i < 10; ++i) {
-            int level = i == 0 ? 0 : i == 9 ? 1 : (b >> (i - 1)) & 1;
-            for (uint32_t c = 0; c < bit; ++c) line.push_back(uint8_t(level));
-        }
-    }
 };
 }  // namespace
 
@@ -135,10 +106,10 @@ void estuary_host_free(void* h) { delete static_cast<Sim*>(h); }
 void estuary_host_send(void* h, const uint8_t* bytes, size_t n, uint32_t bit, uint32_t gap) {
     Sim* s = static_cast<Sim*>(h);
     for (size_t i = 0; i < n; ++i) {
-        s->queue_byte(bytes[i], bit);
-        for (uint32_t g = 0; g < gap; ++g) s->line.push_back(1);
+        s->uart.queue_byte(bytes[i], bit);
+        s->uart.queue_idle(gap);
     }
-    while (!s->line.empty()) s->tick();
+    while (!s->uart.line.empty()) s->tick();
 }
 
 void estuary_host_idle(void* h, uint64_t clocks) {
@@ -150,11 +121,7 @@ void estuary_host_set_busy(void* h, int busy) { static_cast<Sim*>(h)->top->busy 
 
 // The bytes the host has received since the last call (at most cap; returns how many).
 size_t estuary_host_take_tx(void* h, uint8_t* out, size_t cap) {
-    Sim* s = static_cast<Sim*>(h);
-    size_t n = s->received.size() < cap ? s->received.size() : cap;
-    std::memcpy(out, s->received.data(), n);
-    s->received.erase(s->received.begin(), s->received.begin() + n);
-    return n;
+    return static_cast<Sim*>(h)->uart.take(out, cap);
 }
 
 // The oldest strobe not yet taken: 1 and *out, or 0 when there is none.

@@ -11,11 +11,14 @@
 //!   words, Zobrist hash, halfmove clock), checked against the chess crate.
 //! * [`search_core`]: one search core (`hw/chip/chip_core.v`: the sequencer over the other
 //!   units), its commands compared with the search machine's model clock by clock.
+//! * [`chip`]: the whole search machine (`hw/chip/estuary_chip.v`: host interface, loader,
+//!   one core) at its UART pins, speaking the byte protocol a board speaks.
 //!
 //! `build.rs` verilates every unit and compiles it with its C++ harness (`csrc/<unit>.cpp`).
 //! Without Verilator at build time the crate is a stub: [`available`] is false and every
 //! simulation's constructor returns [`RtlError::NotBuilt`].
 
+pub mod chip;
 mod error;
 pub mod evalunit;
 pub mod host;

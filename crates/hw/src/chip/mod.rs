@@ -128,6 +128,22 @@ pub struct Limits {
     pub clocks: u64,
 }
 
+impl Limits {
+    /// The limits of a GO request's fields, where 0 is no limit (hw::chip::protocol).
+    pub fn of_go(depth: u8, nodes: u64, clocks: u64) -> Limits {
+        let none = Limits::default();
+        Limits {
+            depth: if depth == 0 {
+                none.depth
+            } else {
+                u32::from(depth)
+            },
+            nodes: if nodes == 0 { none.nodes } else { nodes },
+            clocks: if clocks == 0 { none.clocks } else { clocks },
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {

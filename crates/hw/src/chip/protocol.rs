@@ -536,7 +536,9 @@ pub struct Host {
 impl Host {
     /// The action for a finished frame, given whether a search runs. The order of the checks
     /// is the chip's: the frame, the payload, then PING and STOP (served during a search),
-    /// then busy, then GO without a position.
+    /// then busy, then GO without a position. A LOAD whose position fails only the checks on
+    /// attacks is refused as Busy during a search: the chip makes those checks on the move
+    /// generator, which the search holds (hw/chip/loader.v).
     pub fn on(&mut self, framed: Framed, busy: bool) -> Action {
         let (kind, payload) = match framed {
             Framed::Bad(e) => return Action::Reply(Reply::Error(e)),
@@ -544,6 +546,9 @@ impl Host {
         };
         let request = match Request::decode(kind, &payload) {
             Ok(r) => r,
+            Err(ErrorCode::BadPosition) if busy && attacks_refused(&payload) => {
+                return Action::Reply(Reply::Error(ErrorCode::Busy))
+            }
             Err(e) => return Action::Reply(Reply::Error(e)),
         };
         match request {
@@ -560,6 +565,13 @@ impl Host {
             Request::Go { .. } | Request::Clear => Action::Carry(request),
         }
     }
+}
+
+/// True when a LOAD payload's position is refused only by the checks on attacks (the side not
+/// to move in check, more than two checkers).
+fn attacks_refused(payload: &[u8]) -> bool {
+    payload.len() >= POSITION_BYTES
+        && matches!(decode_position_why(&payload[..POSITION_BYTES]), Err(Some(e)) if e.field == 0)
 }
 
 /// Decodes the chip's replies from a byte stream (the host's side).
@@ -618,15 +630,7 @@ pub fn serve_model(machine: Machine, rx: Receiver<u8>, tx: Sender<Vec<u8>>, time
                 if let Some(h) = search.take() {
                     let _ = h.join();
                 }
-                let limits = Limits {
-                    depth: if depth == 0 {
-                        Limits::default().depth
-                    } else {
-                        u32::from(depth)
-                    },
-                    nodes: if nodes == 0 { u64::MAX } else { nodes },
-                    clocks: if clocks == 0 { u64::MAX } else { clocks },
-                };
+                let limits = Limits::of_go(depth, nodes, clocks);
                 stop.store(false, Ordering::Relaxed);
                 busy.store(true, Ordering::Release);
                 let (machine, busy, tx) = (machine.clone(), busy.clone(), tx.clone());

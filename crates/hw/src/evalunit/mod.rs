@@ -363,8 +363,8 @@ mod tests {
     }
 
     #[test]
-    fn committed_ram_images_equal_a_fresh_generation_from_the_built_in_net() {
-        let img = Image::of(&ChipNet::embedded()).expect("the built-in net fits");
+    fn committed_ram_images_equal_a_fresh_generation_from_the_search_machines_net() {
+        let img = Image::of(&ChipNet::embedded_pure()).expect("the built-in pure net fits");
         crate::assert_committed(GEN_DIR, img.files());
     }
 
