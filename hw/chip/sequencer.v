@@ -41,6 +41,7 @@ module sequencer #(
     input  wire [7:0]   hist_addr,
     input  wire [63:0]  hist_data,
     output wire         busy,
+    output wire         clearing,       // busy with a CLEAR only (the units are free)
     output reg          report,
     output reg  [6:0]   rep_depth,
     output reg  [15:0]  rep_score,
@@ -110,6 +111,7 @@ module sequencer #(
 
     reg [4:0] state;
     assign busy = state != S_IDLE;
+    assign clearing = state == S_CLEAR;
 
     // ---- the current node's frame (ply >= 1), pushed on the stack when it makes a move -----
     reg signed [17:0] f_alpha, f_beta, f_best, f_oalpha, f_eval;

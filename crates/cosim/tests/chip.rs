@@ -320,12 +320,9 @@ fn bad_frames_and_refused_requests_get_the_models_errors() {
     });
     assert_stopped_with_a_legal_move(&board, &stop);
     // CLEAR empties the table and the killers on both: searches agree again.
+    // (The CLEAR takes a clock a table entry; the LOAD goes on beside it and the GO waits.)
     pair.carry(&Request::Clear.encode());
     pair.model.clear();
-    // (The CLEAR takes a clock an entry: a LOAD meanwhile would be refused as Busy.)
-    while pair.chip.searching() {
-        pair.chip.run(1000);
-    }
     pair.load(&board, &[]);
     pair.search("after STOP and CLEAR", 3, 0, 0);
 }

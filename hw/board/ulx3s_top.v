@@ -1,0 +1,57 @@
+// The search machine on a ULX3S board (LFE5U-85F): one search core behind the UART of the
+// board's FT231X USB-serial bridge (hw/chip/estuary_chip.v), clocked from the 25 MHz
+// oscillator through the ECP5's PLL.
+//
+//   clk_25mhz -> board_pll (EHXPLLL, MHZ) -> estuary_chip <-> ftdi_txd / ftdi_rxd (BAUD, 8N1)
+//   btn[1] FIRE1: decide now (the stop pin)        btn[2] FIRE2: reset
+//   led[0] searching   led[1] a position loaded   led[7] alive (a blink a second)
+//
+// `board_pll` is written by yowasp-ecppll for MHZ (hw/synth.sh ulx3s does it); the table has
+// 4,096 entries so that both units, the mirror and the sequencer fit the 208 block RAMs.
+module ulx3s_top #(
+    parameter MHZ  = 50,
+    parameter BAUD = 115200
+) (
+    input  wire       clk_25mhz,
+    input  wire       ftdi_txd,     // the bridge transmits: our receive line
+    output wire       ftdi_rxd,     // we transmit
+    input  wire [6:0] btn,
+    output wire [7:0] led
+);
+    localparam [15:0] BAUD_DIV = (MHZ * 1000000 + BAUD / 2) / BAUD;
+    localparam [23:0] TIMEOUT = MHZ * 10000;        // 10 ms without a byte ends a frame
+
+    wire clk, locked;
+    board_pll pll (.clkin(clk_25mhz), .clkout0(clk), .locked(locked));
+
+    // Reset: until the PLL locks, then 2^16 clocks more, and while FIRE2 is held.
+    reg [16:0] por = 17'd0;
+    reg [2:0]  fire2;
+    always @(posedge clk) begin
+        fire2 <= {fire2[1:0], btn[2]};
+        if (!locked || fire2[2]) por <= 17'd0;
+        else if (!por[16]) por <= por + 17'd1;
+    end
+    wire rst = !por[16];
+
+    // The receive line through two flip-flops into this clock.
+    reg [1:0] rx_sync = 2'b11;
+    always @(posedge clk) rx_sync <= {rx_sync[0], ftdi_txd};
+
+    wire searching, loaded_any;
+    estuary_chip #(.TT_BITS(12)) chip (
+        .clk(clk), .rst(rst), .baud_div(BAUD_DIV), .timeout(TIMEOUT),
+        .uart_rx(rx_sync[1]), .uart_tx(ftdi_rxd), .stop_pin(btn[1]),
+        .cfg_null(1'b1), .cfg_lmr(1'b1), .cfg_tt_clocks(10'd3),
+        .searching(searching), .loaded_any(loaded_any));
+
+    reg [26:0] beat = 27'd0;
+    reg        blink = 1'b0;
+    always @(posedge clk) begin
+        if (beat == MHZ * 500000 - 1) begin
+            beat  <= 27'd0;
+            blink <= !blink;
+        end else beat <= beat + 27'd1;
+    end
+    assign led = {blink, 5'd0, loaded_any, searching};
+endmodule
