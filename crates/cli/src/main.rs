@@ -48,9 +48,11 @@ commands:
   chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K]
                       the machine's model on the bench positions, then the software engine:
                       nodes/s of the chip at F MHz against the software's, and the ratio
-  uci [--device software|chip-model]
+  uci [--device software|chip-model|chip-rtl|chip --port PATH [--baud N]]
                       the UCI engine (also what `estuary` with no arguments runs); chip-model:
-                      the search machine's model, its time as chip clocks (docs/chip.md)
+                      the search machine's model, its time as chip clocks (docs/chip.md);
+                      chip-rtl: its Verilog, simulated at the UART pins (slow); chip: a board
+                      on a serial port (hw/board, default 115200 baud)
   bench [DEPTH] [--hash MB] [--threads N] [--eval hce|nnue | --net FILE] [--quiet]
                       fixed-depth search of 40 positions; prints `Nodes searched: N`
   bench [DEPTH] --device rtl [--positions N] [--eval chip [--net FILE]]

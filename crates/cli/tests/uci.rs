@@ -113,6 +113,7 @@ impl Drop for Engine {
     }
 }
 
+/// The move of the last line (`bestmove MOVE ...`).
 fn bestmove(lines: &[String]) -> String {
     lines
         .last()
@@ -728,13 +729,7 @@ fn the_chip_model_speaks_uci() {
         "{lines:?}"
     );
     assert!(lines.iter().any(|l| l.contains("chip clocks")), "{lines:?}");
-    let best = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let best = bestmove(&lines);
     let mut b = chess::Board::startpos();
     for m in ["e2e4", "e7e5"] {
         let mv = b.parse_uci_move(m).unwrap();
@@ -777,4 +772,78 @@ fn the_chip_model_speaks_uci() {
     assert_eq!(lines.last().unwrap(), "bestmove 0000");
     e.send("quit");
     e.exits_within(5.0);
+}
+
+/// `--device chip-rtl`: the verilated search machine, spoken to over its simulated UART,
+/// plays a short game through UCI (each answer legal, the repetition history carried), stops
+/// on `stop`, and refuses to change the options its build fixes.
+#[test]
+fn the_chip_rtl_plays_a_short_game_over_uci() {
+    if !cosim::available() {
+        eprintln!("skipped: built without verilator");
+        return;
+    }
+    let mut e = Engine::start_with(&["uci", "--device", "chip-rtl"]);
+    e.send("uci");
+    let lines = e.until("uciok", 10.0);
+    assert!(lines.iter().any(|l| l.contains("chip-rtl")), "{lines:?}");
+    e.ready();
+    e.send("ucinewgame");
+    let mut board = chess::Board::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..6 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go nodes 400");
+        let lines = e.until("bestmove", 60.0);
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth")),
+            "{lines:?}"
+        );
+        let best = bestmove(&lines);
+        let m = board
+            .parse_uci_move(&best)
+            .unwrap_or_else(|_| panic!("illegal bestmove {best} after {moves:?}"));
+        board.play(m);
+        moves.push(best);
+    }
+    // Decide now.
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go infinite");
+    e.none("bestmove", 300);
+    e.send("stop");
+    let lines = e.until("bestmove", 10.0);
+    let best = bestmove(&lines);
+    assert!(
+        board.parse_uci_move(&best).is_ok(),
+        "illegal bestmove {best}"
+    );
+    e.send("setoption name TT Entries value 1024");
+    assert!(!e.until("info string error", 5.0).is_empty());
+    e.send("quit");
+    e.exits_within(10.0);
+}
+
+/// `--device chip` without a port, or with one that is not there: a clear error, no engine.
+#[test]
+fn a_chip_on_a_missing_port_is_a_clear_error() {
+    for args in [
+        &["uci", "--device", "chip"][..],
+        &[
+            "uci",
+            "--device",
+            "chip",
+            "--port",
+            "/dev/estuary-no-such-port",
+        ][..],
+        &["uci", "--port", "/dev/ttyUSB0"][..],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_estuary"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("port"), "{args:?}: {err}");
+    }
 }

@@ -1,14 +1,16 @@
-//! UCI in front of the search machine: `estuary uci --device chip-model`.
+//! UCI in front of the search machine: `estuary uci --device chip-model | chip-rtl | chip
+//! --port PATH`.
 //!
 //! The front end speaks the chip's host protocol (`hw::chip::protocol`: LOAD, GO, STOP,
-//! CLEAR frames; INFO, BEST, ERROR replies) over a link; today the link's far end is the
-//! model serving the protocol on a thread (`serve_model`), where a board's serial port will
-//! go. A GUI or a match plays the chip at its projected speed: a move's time becomes a budget
-//! of chip clocks at `Clock MHz`, and the chip stops at that budget. The model runs slower
-//! than the chip would, so the wall clock is watched too and a STOP goes down the link when
-//! the time is up (the answer is then the best move found so far). `go nodes` is scaled by
-//! `Nodes Percent` for node-odds matches (the chip at K x its speed ratio nodes against the
-//! software at K).
+//! CLEAR frames; INFO, BEST, ERROR replies) over a link whose far end is a [`ChipDevice`]:
+//! the model serving the protocol on a thread (`serve_model`), the verilated RTL at its UART
+//! pins (`cosim::chip::serve_rtl`, given by the binary), or a board on a serial port
+//! ([`crate::serial_server`]). A GUI or a match plays the chip at its projected speed: a
+//! move's time becomes a budget of chip clocks at `Clock MHz`, and the chip stops at that
+//! budget. The model and the RTL run slower than the chip would, so the wall clock is watched
+//! too and a STOP goes down the link when the time is up (the answer is then the best move
+//! found so far). `go nodes` is scaled by `Nodes Percent` for node-odds matches (the chip at
+//! K x its speed ratio nodes against the software at K).
 
 use crate::{
     line_output, lossy_lines, parse_go, parse_position, parse_setoption, split_command, Output,
@@ -24,8 +26,30 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Engine name reported to `uci`.
-pub const CHIP_ENGINE_NAME: &str = concat!("Estuary ", env!("CARGO_PKG_VERSION"), " chip-model");
+/// Engine name reported to `uci` (the device's name follows).
+pub const CHIP_ENGINE_NAME: &str = concat!("Estuary ", env!("CARGO_PKG_VERSION"));
+
+/// The far end of a link: given the request bytes and where the reply bytes go, it serves
+/// until the requests' channel closes.
+pub type ChipServer = Arc<dyn Fn(Receiver<u8>, Sender<Vec<u8>>) + Send + Sync>;
+
+/// What UCI runs in front of.
+#[derive(Clone)]
+pub enum ChipDevice {
+    /// The model (`hw::chip::Machine`) on a thread of this process; its table and net are
+    /// UCI options.
+    Model,
+    /// A chip whose build is fixed (the verilated RTL, a board on a serial port): `name` for
+    /// `id name`, `config` what it was built as, `serve` its link.
+    Fixed {
+        /// Shown after the engine's name.
+        name: String,
+        /// Its table and prunings.
+        config: Config,
+        /// Its link.
+        serve: ChipServer,
+    },
+}
 /// Default clock of the chip, MHz (the evaluation unit's routed Fmax, rounded down).
 pub const DEFAULT_MHZ: u64 = 101;
 /// How long the host waits for BEST after a STOP.
@@ -43,10 +67,15 @@ struct Link {
 impl Link {
     /// The model behind the protocol, on threads of its own.
     fn model(machine: Machine) -> Link {
+        Link::to(move |rx, tx| serve_model(machine, rx, tx, LINK_TIMEOUT))
+    }
+
+    /// A link to `serve`, on a thread of its own, and the thread that decodes its replies.
+    fn to(serve: impl FnOnce(Receiver<u8>, Sender<Vec<u8>>) + Send + 'static) -> Link {
         let (tx, rx) = channel::<u8>();
         let (chip_tx, chip_rx) = channel::<Vec<u8>>();
         let (reply_tx, reply_rx) = channel::<Reply>();
-        let server = std::thread::spawn(move || serve_model(machine, rx, chip_tx, LINK_TIMEOUT));
+        let server = std::thread::spawn(move || serve(rx, chip_tx));
         let decoder = std::thread::spawn(move || {
             let mut reader = ReplyReader::default();
             for chunk in chip_rx {
@@ -92,6 +121,7 @@ impl Drop for Link {
 
 struct ChipUci {
     out: Output,
+    device: ChipDevice,
     link: Link,
     /// Raised by `stop` (the search's thread then sends STOP down the link).
     stop: Arc<AtomicBool>,
@@ -108,13 +138,23 @@ struct ChipUci {
 }
 
 impl ChipUci {
-    fn new(out: Output) -> ChipUci {
-        let config = Config::default();
-        let machine = Machine::new(eval::chip::ChipNet::embedded_pure(), config)
-            .expect("the built-in pure chip net runs on the machine");
+    fn new(out: Output, device: ChipDevice) -> ChipUci {
+        let (config, link) = match &device {
+            ChipDevice::Model => {
+                let config = Config::default();
+                let machine = Machine::new(eval::chip::ChipNet::embedded_pure(), config)
+                    .expect("the built-in pure chip net runs on the machine");
+                (config, Link::model(machine))
+            }
+            ChipDevice::Fixed { config, serve, .. } => {
+                let serve = serve.clone();
+                (*config, Link::to(move |rx, tx| serve(rx, tx)))
+            }
+        };
         ChipUci {
             out,
-            link: Link::model(machine),
+            device,
+            link,
             stop: Arc::new(AtomicBool::new(false)),
             search: None,
             running: Arc::new(AtomicBool::new(false)),
@@ -154,8 +194,11 @@ impl ChipUci {
         }
     }
 
-    /// A new machine for the current options (idle only).
+    /// A new machine for the current options (idle only; the model only).
     fn rebuild(&mut self, eval_file: &str, config: Config) -> Result<(), String> {
+        if let ChipDevice::Fixed { name, .. } = &self.device {
+            return Err(format!("the {name} is built with its table and net"));
+        }
         let net = hw::chip::chip_net((eval_file != EMBEDDED_NET).then_some(eval_file))?;
         let m = Machine::new(net, config).map_err(|e| e.to_string())?;
         self.link = Link::model(m);
@@ -169,10 +212,20 @@ impl ChipUci {
         match cmd {
             "" => {}
             "uci" => {
-                self.say(&format!("id name {CHIP_ENGINE_NAME}"));
+                let device = match &self.device {
+                    ChipDevice::Model => "chip-model",
+                    ChipDevice::Fixed { name, .. } => name,
+                };
+                self.say(&format!("id name {CHIP_ENGINE_NAME} {device}"));
                 self.say("id author the Estuary authors");
-                self.say("option name TT Entries type spin default 8192 min 1 max 16777216");
-                self.say("option name TT Clocks type spin default 3 min 3 max 1000");
+                self.say(&format!(
+                    "option name TT Entries type spin default {} min 1 max 16777216",
+                    self.config.tt_entries
+                ));
+                self.say(&format!(
+                    "option name TT Clocks type spin default {} min 3 max 1000",
+                    self.config.tt_clocks
+                ));
                 self.say(&format!(
                     "option name Clock MHz type spin default {DEFAULT_MHZ} min 1 max 1000"
                 ));
@@ -418,10 +471,10 @@ impl ChipUci {
     }
 }
 
-/// Runs UCI over the search machine's model on `input`, writing to `output`, until `quit` or
-/// the end of input (a running search then still answers).
-pub fn run_chip(input: impl BufRead, output: impl Write + Send + 'static) {
-    let mut uci = ChipUci::new(line_output(output));
+/// Runs UCI over the search machine (`device`) on `input`, writing to `output`, until `quit`
+/// or the end of input (a running search then still answers).
+pub fn run_chip(input: impl BufRead, output: impl Write + Send + 'static, device: ChipDevice) {
+    let mut uci = ChipUci::new(line_output(output), device);
     for line in lossy_lines(input) {
         if !uci.handle(&line) {
             return;

@@ -7,6 +7,7 @@
 //! leave the engine's previous state in place.
 
 mod chip;
+mod chip_serial;
 mod go;
 mod mate_search;
 mod own_book;
@@ -23,7 +24,8 @@ use std::sync::Arc;
 /// `EvalFile` value naming the network built into the program.
 pub const EMBEDDED_NET: &str = "<embedded>";
 
-pub use chip::{run_chip, CHIP_ENGINE_NAME};
+pub use chip::{run_chip, ChipDevice, ChipServer, CHIP_ENGINE_NAME};
+pub use chip_serial::serial_server;
 pub use go::parse_go;
 use own_book::NO_BOOK;
 
