@@ -2,6 +2,7 @@
 //! lives in its own module.
 
 mod analyze;
+mod annotate;
 mod args;
 mod bench;
 mod book;
@@ -61,6 +62,11 @@ commands:
                       Amdahl's-law speedups for each unit in hardware
   analyze [FEN] [--depth D | --time S] [--threads N] [--hash MB] [--multipv N]
                       principal variation in SAN with the score as the search deepens
+  annotate GAMES.pgn [--time S | --nodes N] --out OUT.pgn [--svg DIR] [--threads T] [--hash MB]
+                      every position of every game searched (default 200000 nodes each);
+                      writes the games with evaluation comments, ?? / ? / ?! by the drop in
+                      the mover's expected score, the better move as a variation, and one
+                      evaluation graph per game (DIR/game-001.svg ...)
   play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
                       a game against the engine in the terminal
   eval [FEN] [--net FILE]
@@ -137,6 +143,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "profile" => profile::run(rest),
         "analyze" => analyze::run(rest),
+        "annotate" => annotate::run(rest),
         "play" => play::run(rest),
         "eval" => eval_cmd::run(rest),
         "book" => book::run(rest),
