@@ -19,6 +19,7 @@ mod texel;
 mod tsume;
 mod uci_cmd;
 mod usi;
+mod wdl;
 
 use std::process::ExitCode;
 
@@ -82,6 +83,9 @@ commands:
                       self-play positions for tuning; Texel-tune the evaluation weights
   datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S] [--random-plies R]
                       self-play training data for the network (FEN | score | result lines)
+  wdl fit DATA... [--steps N]
+                      fit the win/draw/loss model (UCI_ShowWDL) to datagen positions:
+                      its constants, log-loss, and predicted against observed results
   nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T]
              [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-narrow|onechan]
                       train the neural evaluation on datagen data; writes a net file
@@ -149,6 +153,7 @@ fn main() -> ExitCode {
         "book" => book::run(rest),
         "texel" => texel::run(rest),
         "datagen" => datagen::run(rest),
+        "wdl" => wdl::run(rest),
         "nnue" => nnue::run(rest),
         "hw" => hw::run(rest),
         "chip" => chip::run(rest),

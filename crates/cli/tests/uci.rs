@@ -778,3 +778,69 @@ fn the_chip_model_speaks_uci() {
     e.send("quit");
     e.exits_within(5.0);
 }
+
+/// `(score cp or None for a mate, [w, d, l])` of every `info ... wdl` line.
+fn wdl_of(lines: &[String]) -> Vec<(Option<i32>, [u32; 3])> {
+    let mut out = Vec::new();
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let at = |k: &str| t.iter().position(|w| *w == k);
+        let w = at("wdl").unwrap_or_else(|| panic!("no wdl in '{l}'"));
+        let s = at("score").unwrap();
+        let cp = (t[s + 1] == "cp").then(|| t[s + 2].parse().unwrap());
+        let v: Vec<u32> = t[w + 1..w + 4].iter().map(|x| x.parse().unwrap()).collect();
+        out.push((cp, [v[0], v[1], v[2]]));
+    }
+    out
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_per_mille() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", 10.0);
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name UCI_ShowWDL type check default false"));
+    // Off by default.
+    e.send("position startpos");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", 30.0);
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:#?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name UCI_ShowWDL value maybe");
+    e.until("info string error: bad UCI_ShowWDL value", 5.0);
+    // Positions of every kind of score, the same material in each (the model's other
+    // input), so that a higher score must mean no fewer wins and no more losses.
+    let mut all = Vec::new();
+    for (moves, mate) in [
+        ("", false),
+        ("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6", false),
+        ("f2f3 e7e5 g2g4", true),
+        ("e2e4 e7e5 d1h5 b8c6 f1c4 g8f6", true),
+        ("f2f3 e7e5 g2g4 d7d5", false),
+    ] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 7");
+        let lines = e.until("bestmove", 30.0);
+        let wdl = wdl_of(&lines);
+        assert!(!wdl.is_empty(), "{lines:#?}");
+        for (cp, v) in &wdl {
+            assert_eq!(v.iter().sum::<u32>(), 1000, "{lines:#?}");
+            if cp.is_none() {
+                assert!(*v == [1000, 0, 0] || *v == [0, 0, 1000], "{lines:#?}");
+            }
+        }
+        assert_eq!(mate, wdl.last().unwrap().0.is_none(), "{lines:#?}");
+        all.extend(wdl.into_iter().filter_map(|(cp, v)| cp.map(|c| (c, v))));
+    }
+    all.sort();
+    for pair in all.windows(2) {
+        let ((_, a), (_, b)) = (pair[0], pair[1]);
+        assert!(b[0] >= a[0] && b[2] <= a[2], "not monotone: {pair:?}");
+    }
+    assert!(
+        all.first().unwrap().0 < 0 && all.last().unwrap().0 > 0,
+        "{all:?}"
+    );
+}

@@ -75,6 +75,8 @@ pub struct Uci<D: MoveGenDevice + 'static> {
     on_hardware: bool,
     /// `OwnBook` and `BookFile`: the opening book `go` plays from.
     book: own_book::OwnBook,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
+    show_wdl: bool,
 }
 
 impl Uci<SoftwareDevice> {
@@ -86,8 +88,14 @@ impl Uci<SoftwareDevice> {
 
 /// Formats a search event as UCI text (moves written from `root`).
 pub fn format_event(root: &Board, ev: &Event) -> String {
+    format_event_wdl(root, ev, false)
+}
+
+/// [`format_event`], with `wdl W D L` after each score when `show_wdl` is set
+/// (`UCI_ShowWDL`): the fitted model of [`search::wdl`] at the root's material.
+pub fn format_event_wdl(root: &Board, ev: &Event, show_wdl: bool) -> String {
     match ev {
-        Event::Info(info) => format_info(root, info),
+        Event::Info(info) => format_info(root, info, show_wdl),
         Event::BestMove { best, ponder, .. } => {
             if *best == Move::NULL {
                 return "bestmove 0000".to_string();
@@ -102,19 +110,26 @@ pub fn format_event(root: &Board, ev: &Event) -> String {
     }
 }
 
-fn format_info(root: &Board, i: &Info) -> String {
+fn format_info(root: &Board, i: &Info, show_wdl: bool) -> String {
     let bound = match i.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
         ScoreBound::Upper => " upperbound",
     };
+    let wdl = if show_wdl {
+        let w = search::wdl::FITTED.wdl(i.score, search::wdl::material(root));
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {}",
         i.depth,
         i.seldepth,
         i.multipv,
         uci_score(i.score),
         bound,
+        wdl,
         i.nodes,
         i.nps,
         i.hashfull,
@@ -160,6 +175,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             hardware: None,
             on_hardware: false,
             book: own_book::OwnBook::new(),
+            show_wdl: false,
         }
     }
 
@@ -267,6 +283,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 self.say(&format!(
                     "option name EvalFile type string default {EMBEDDED_NET}"
                 ));
+                self.say("option name UCI_ShowWDL type check default false");
                 self.say("option name OwnBook type check default false");
                 self.say(&format!(
                     "option name BookFile type string default {NO_BOOK}"
@@ -413,6 +430,10 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                     Err(e) => self.error(&format!("EvalFile: {e}")),
                 }
             }
+            "uci_showwdl" => match flag() {
+                Some(v) => self.show_wdl = v,
+                None => self.error(&format!("bad UCI_ShowWDL value '{value}'")),
+            },
             "ownbook" => match flag() {
                 Some(v) => self.book.on = v,
                 None => self.error(&format!("bad OwnBook value '{value}'")),
@@ -490,9 +511,9 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             }
             _ => None,
         };
-        let out = self.out.clone();
+        let (out, show_wdl) = (self.out.clone(), self.show_wdl);
         let listener: Listener =
-            Arc::new(move |root: &Board, ev: Event| out(&format_event(root, &ev)));
+            Arc::new(move |root: &Board, ev: Event| out(&format_event_wdl(root, &ev, show_wdl)));
         let job = Job {
             start: self.start,
             moves: self.moves.clone(),
