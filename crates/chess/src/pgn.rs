@@ -5,9 +5,9 @@
 //! move numbers (`12.`, `12...`), comments (`{...}` and `;` to the end of the line), NAGs
 //! (`$1`, and the suffixes `!` `?` `!!` `??` `!?` `?!` as NAGs 1 to 6), variations `( ... )`
 //! nested to any sensible depth, results (`1-0`, `0-1`, `1/2-1/2`, `*`), a `FEN` tag's starting
-//! position and `%` escape lines. A game that ends without a result before the next tag
-//! section or the end of the text is taken as it is. Broken input is an error value with its
-//! line; the games before it are kept.
+//! position, `%` escape lines and a leading byte-order mark. A game that ends without a result
+//! before the next tag section or the end of the text is taken as it is. Broken input is an
+//! error value with its line; the games before it are kept.
 //!
 //! ```
 //! use chess::pgn::{read_games, GameResult};

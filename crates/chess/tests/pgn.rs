@@ -114,6 +114,29 @@ fn a_game_without_tags_and_an_empty_text() {
     assert!(games[0].main.moves.is_empty());
 }
 
+#[test]
+fn files_as_other_programs_save_them() {
+    // A byte-order mark, Windows line ends (also inside a comment and after a `;` comment),
+    // a `%` escape line inside the movetext, promotion without `=`, `0-0` castling, move
+    // numbers without a space, and a result right before the next tag section.
+    let text = "\u{feff}[Event \"x\"]\r\n\r\n1.e4 e5 {a\r\nb} 2. Nf3 ; c\r\nNc6\r\n\
+                % a tool's note { ( \r\n3. Bc4 Bc5 4. 0-0 *\r\n\r\n\
+                [FEN \"8/4P2k/8/8/8/8/8/K7 w - - 0 1\"]\r\n\r\n1. e8Q 1-0\n[Event \"z\"]\n1. d4 *";
+    let (games, err) = read_games(text);
+    assert_eq!(err, None);
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].tag("Event"), Some("x"));
+    assert_eq!(games[0].main.moves.len(), 7);
+    assert_eq!(games[0].main.moves[1].comment.as_deref(), Some("a b"));
+    assert_eq!(games[0].main.moves[2].comment.as_deref(), Some("c"));
+    assert_eq!(games[1].end().to_fen(), "4Q3/7k/8/8/8/8/8/K7 b - - 0 1");
+    assert_eq!(games[1].result, GameResult::WhiteWins);
+    assert_eq!(games[2].tag("Event"), Some("z"));
+    // The mark is not counted as a character of the first line: errors still say line 1.
+    let (_, err) = read_games("\u{feff}1. e5 *");
+    assert_eq!(err.map(|e| e.line), Some(1));
+}
+
 /// The error of `text` as (game, line, message), after checking the games before it.
 fn error_of(text: &str, games_before: usize) -> (usize, usize, String) {
     let (games, err) = read_games(text);

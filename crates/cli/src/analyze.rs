@@ -51,14 +51,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let board = Board::from_fen(&fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     let depth: Option<i32> = args.parsed("depth").map_err(|e| e.to_string())?;
     let time: Option<f64> = args.parsed("time").map_err(|e| e.to_string())?;
-    let threads: usize = args
-        .parsed("threads")
-        .map_err(|e| e.to_string())?
-        .unwrap_or(1);
-    let hash: usize = args
-        .parsed("hash")
-        .map_err(|e| e.to_string())?
-        .unwrap_or(64);
+    let (threads, hash) = args.threads_and_hash(64).map_err(|e| e.to_string())?;
     let multipv: usize = args
         .parsed("multipv")
         .map_err(|e| e.to_string())?

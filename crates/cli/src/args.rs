@@ -94,6 +94,24 @@ impl Args {
         }
     }
 
+    /// `--threads T` (1 to 256, default 1) and `--hash MB` (1 to 65536, default `hash_mb`): the
+    /// search options the analysing commands share.
+    pub fn threads_and_hash(&mut self, hash_mb: usize) -> Result<(usize, usize), ArgError> {
+        let threads: usize = self.parsed("threads")?.unwrap_or(1);
+        let hash: usize = self.parsed("hash")?.unwrap_or(hash_mb);
+        if !(1..=256).contains(&threads) {
+            return Err(ArgError(format!(
+                "option --threads: give 1 to 256, not {threads}"
+            )));
+        }
+        if !(1..=65536).contains(&hash) {
+            return Err(ArgError(format!(
+                "option --hash: give 1 to 65536 MB, not {hash}"
+            )));
+        }
+        Ok((threads, hash))
+    }
+
     /// Fails on any option that no accessor asked for, so typos are reported, not ignored.
     pub fn finish(&self) -> Result<(), ArgError> {
         for (i, (n, _)) in self.options.iter().enumerate() {
@@ -150,5 +168,11 @@ mod tests {
         assert!(Args::parse(&s(&["--fen"]), &[]).is_err());
         let mut b = Args::parse(&s(&["--threads", "x"]), &[]).unwrap();
         assert!(b.parsed::<usize>("threads").is_err());
+        let mut c = Args::parse(&s(&["--threads", "0"]), &[]).unwrap();
+        assert!(c.threads_and_hash(16).is_err());
+        let mut d = Args::parse(&s(&["--hash", "99999999"]), &[]).unwrap();
+        assert!(d.threads_and_hash(16).is_err());
+        let mut e = Args::parse(&s(&["--threads", "3"]), &[]).unwrap();
+        assert_eq!(e.threads_and_hash(16), Ok((3, 16)));
     }
 }

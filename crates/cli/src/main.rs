@@ -2,6 +2,7 @@
 //! lives in its own module.
 
 mod analyze;
+mod annotate;
 mod args;
 mod bench;
 mod book;
@@ -18,6 +19,7 @@ mod texel;
 mod tsume;
 mod uci_cmd;
 mod usi;
+mod wdl;
 
 use std::process::ExitCode;
 
@@ -63,6 +65,11 @@ commands:
                       Amdahl's-law speedups for each unit in hardware
   analyze [FEN] [--depth D | --time S] [--threads N] [--hash MB] [--multipv N]
                       principal variation in SAN with the score as the search deepens
+  annotate GAMES.pgn [--time S | --nodes N] --out OUT.pgn [--svg DIR] [--threads T] [--hash MB]
+                      every position of every game searched (default 200000 nodes each);
+                      writes the games with evaluation comments, ?? / ? / ?! by the drop in
+                      the mover's expected score, the better move as a variation, and one
+                      evaluation graph per game (DIR/game-001.svg ...)
   play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
                       a game against the engine in the terminal
   eval [FEN] [--net FILE]
@@ -78,6 +85,9 @@ commands:
                       self-play positions for tuning; Texel-tune the evaluation weights
   datagen --out FILE [--threads T] [--nodes K] [--games G] [--positions P] [--seed S] [--random-plies R]
                       self-play training data for the network (FEN | score | result lines)
+  wdl fit DATA... [--steps N]
+                      fit the win/draw/loss model (UCI_ShowWDL) to datagen positions:
+                      its constants, log-loss, and predicted against observed results
   nnue train DATA... --out FILE [--epochs E] [--batch B] [--lr LR] [--wdl W] [--val V] [--threads T]
              [--seed S] [--max N] [--mirror] [--hybrid] [--init NET] [--arch chip|chip-narrow|onechan]
                       train the neural evaluation on datagen data; writes a net file
@@ -139,11 +149,13 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "profile" => profile::run(rest),
         "analyze" => analyze::run(rest),
+        "annotate" => annotate::run(rest),
         "play" => play::run(rest),
         "eval" => eval_cmd::run(rest),
         "book" => book::run(rest),
         "texel" => texel::run(rest),
         "datagen" => datagen::run(rest),
+        "wdl" => wdl::run(rest),
         "nnue" => nnue::run(rest),
         "hw" => hw::run(rest),
         "chip" => chip::run(rest),

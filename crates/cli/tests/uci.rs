@@ -846,4 +846,175 @@ fn a_chip_on_a_missing_port_is_a_clear_error() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("port"), "{args:?}: {err}");
     }
+/// `(score cp or None for a mate, [w, d, l])` of every `info ... wdl` line.
+fn wdl_of(lines: &[String]) -> Vec<(Option<i32>, [u32; 3])> {
+    let mut out = Vec::new();
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let at = |k: &str| t.iter().position(|w| *w == k);
+        let w = at("wdl").unwrap_or_else(|| panic!("no wdl in '{l}'"));
+        let s = at("score").unwrap();
+        let cp = (t[s + 1] == "cp").then(|| t[s + 2].parse().unwrap());
+        let v: Vec<u32> = t[w + 1..w + 4].iter().map(|x| x.parse().unwrap()).collect();
+        out.push((cp, [v[0], v[1], v[2]]));
+    }
+    out
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_per_mille() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", 10.0);
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name UCI_ShowWDL type check default false"));
+    // Off by default.
+    e.send("position startpos");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", 30.0);
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "{lines:#?}");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name UCI_ShowWDL value maybe");
+    e.until("info string error: bad UCI_ShowWDL value", 5.0);
+    // Positions of every kind of score, the same material in each (the model's other
+    // input), so that a higher score must mean no fewer wins and no more losses.
+    let mut all = Vec::new();
+    for (moves, mate) in [
+        ("", false),
+        ("e2e4 e7e5 g1f3 b8c6 f1c4 g8f6", false),
+        ("f2f3 e7e5 g2g4", true),
+        ("e2e4 e7e5 d1h5 b8c6 f1c4 g8f6", true),
+        ("f2f3 e7e5 g2g4 d7d5", false),
+    ] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 7");
+        let lines = e.until("bestmove", 30.0);
+        let wdl = wdl_of(&lines);
+        assert!(!wdl.is_empty(), "{lines:#?}");
+        for (cp, v) in &wdl {
+            assert_eq!(v.iter().sum::<u32>(), 1000, "{lines:#?}");
+            if cp.is_none() {
+                assert!(*v == [1000, 0, 0] || *v == [0, 0, 1000], "{lines:#?}");
+            }
+        }
+        assert_eq!(mate, wdl.last().unwrap().0.is_none(), "{lines:#?}");
+        all.extend(wdl.into_iter().filter_map(|(cp, v)| cp.map(|c| (c, v))));
+    }
+    all.sort();
+    for pair in all.windows(2) {
+        let ((_, a), (_, b)) = (pair[0], pair[1]);
+        assert!(b[0] >= a[0] && b[2] <= a[2], "not monotone: {pair:?}");
+    }
+    assert!(
+        all.first().unwrap().0 < 0 && all.last().unwrap().0 > 0,
+        "{all:?}"
+    );
+}
+
+/// The best moves of a weakened session over a few positions, and how many differed from
+/// the search's own first line.
+fn weakened_session(setup: &[&str]) -> (Vec<String>, usize) {
+    let mut e = Engine::start();
+    for s in setup {
+        e.send(s);
+    }
+    e.ready();
+    let mut moves = Vec::new();
+    let mut not_first = 0;
+    for opening in [
+        "",
+        "e2e4",
+        "d2d4 d7d5",
+        "e2e4 c7c5 g1f3",
+        "c2c4 e7e5 b1c3",
+        "g1f3 d7d5 g2g3",
+        "e2e4 e7e6 d2d4 d7d5",
+        "d2d4 g8f6 c2c4 e7e6",
+    ] {
+        e.send(&format!("position startpos moves {opening}"));
+        e.send("go depth 10");
+        let lines = e.until("bestmove", 30.0);
+        let best = bestmove(&lines);
+        // The move is the first of one of the last completed iteration's lines.
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        let depth = infos
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .to_string();
+        let firsts: Vec<(String, String)> = infos
+            .iter()
+            .filter(|l| l.split_whitespace().nth(2) == Some(depth.as_str()))
+            .map(|l| {
+                let t: Vec<&str> = l.split_whitespace().collect();
+                let pv = t.iter().position(|w| *w == "pv").unwrap();
+                let k = t.iter().position(|w| *w == "multipv").unwrap();
+                (t[k + 1].to_string(), t[pv + 1].to_string())
+            })
+            .collect();
+        assert!(firsts.len() >= 4, "{lines:#?}");
+        assert!(firsts.iter().any(|(_, m)| *m == best), "{lines:#?}");
+        if firsts.iter().any(|(k, m)| k == "1" && *m != best) {
+            not_first += 1;
+        }
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("info string Skill Level")));
+        moves.push(best);
+    }
+    (moves, not_first)
+}
+
+#[test]
+fn skill_level_and_limit_strength_weaken_reproducibly() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", 10.0);
+    for opt in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 2600 min 1000 max 2600",
+    ] {
+        assert!(lines.iter().any(|l| l == opt), "{opt}");
+    }
+    for bad in [
+        "Skill Level value 21",
+        "Skill Level value x",
+        "UCI_Elo value 999",
+        "UCI_LimitStrength value 2",
+    ] {
+        e.send(&format!("setoption name {bad}"));
+        e.until("info string error: bad", 5.0);
+    }
+    // Full strength at the top of the Elo range: one line, no draw.
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 2600");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", 30.0);
+    assert!(lines
+        .iter()
+        .all(|l| !l.contains("Skill Level") && !l.contains("multipv 2")));
+    drop(e);
+
+    // Level 0 by either option: a move drawn among four lines or more, not always the
+    // first; the same session twice gives the same moves.
+    let (a, not_first) = weakened_session(&["setoption name Skill Level value 0"]);
+    assert!(
+        not_first > 0,
+        "level 0 always played the search's best: {a:?}"
+    );
+    let (b, _) = weakened_session(&["setoption name Skill Level value 0"]);
+    assert_eq!(a, b, "seeded: the same session plays the same moves");
+    let (c, _) = weakened_session(&[
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1000",
+    ]);
+    assert_eq!(a, c, "UCI_Elo 1000 is level 0");
 }

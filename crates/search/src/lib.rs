@@ -33,6 +33,7 @@ pub mod see;
 pub mod selfplay;
 pub mod threads;
 pub mod tt;
+pub mod wdl;
 pub mod worker;
 
 pub use limits::{IterationSignals, Limits, TimeBudget};

@@ -11,6 +11,7 @@ mod chip_serial;
 mod go;
 mod mate_search;
 mod own_book;
+pub mod strength;
 
 use chess::{Board, Move, Position};
 use device::{MoveGenDevice, SoftwareDevice};
@@ -77,6 +78,12 @@ pub struct Uci<D: MoveGenDevice + 'static> {
     on_hardware: bool,
     /// `OwnBook` and `BookFile`: the opening book `go` plays from.
     book: own_book::OwnBook,
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
+    show_wdl: bool,
+    /// `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`.
+    strength: strength::Strength,
+    /// Searches started in this session (part of the weakened choice's seed).
+    searches: u64,
 }
 
 impl Uci<SoftwareDevice> {
@@ -88,8 +95,14 @@ impl Uci<SoftwareDevice> {
 
 /// Formats a search event as UCI text (moves written from `root`).
 pub fn format_event(root: &Board, ev: &Event) -> String {
+    format_event_wdl(root, ev, false)
+}
+
+/// [`format_event`], with `wdl W D L` after each score when `show_wdl` is set
+/// (`UCI_ShowWDL`): the fitted model of [`search::wdl`] at the root's material.
+pub fn format_event_wdl(root: &Board, ev: &Event, show_wdl: bool) -> String {
     match ev {
-        Event::Info(info) => format_info(root, info),
+        Event::Info(info) => format_info(root, info, show_wdl),
         Event::BestMove { best, ponder, .. } => {
             if *best == Move::NULL {
                 return "bestmove 0000".to_string();
@@ -104,19 +117,26 @@ pub fn format_event(root: &Board, ev: &Event) -> String {
     }
 }
 
-fn format_info(root: &Board, i: &Info) -> String {
+fn format_info(root: &Board, i: &Info, show_wdl: bool) -> String {
     let bound = match i.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
         ScoreBound::Upper => " upperbound",
     };
+    let wdl = if show_wdl {
+        let w = search::wdl::FITTED.wdl(i.score, search::wdl::material(root));
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} time {}",
         i.depth,
         i.seldepth,
         i.multipv,
         uci_score(i.score),
         bound,
+        wdl,
         i.nodes,
         i.nps,
         i.hashfull,
@@ -162,6 +182,9 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             hardware: None,
             on_hardware: false,
             book: own_book::OwnBook::new(),
+            show_wdl: false,
+            strength: strength::Strength::default(),
+            searches: 0,
         }
     }
 
@@ -268,6 +291,17 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                 ));
                 self.say(&format!(
                     "option name EvalFile type string default {EMBEDDED_NET}"
+                ));
+                self.say("option name UCI_ShowWDL type check default false");
+                self.say(&format!(
+                    "option name Skill Level type spin default {0} min 0 max {0}",
+                    strength::MAX_LEVEL
+                ));
+                self.say("option name UCI_LimitStrength type check default false");
+                self.say(&format!(
+                    "option name UCI_Elo type spin default {1} min {0} max {1}",
+                    strength::MIN_ELO,
+                    strength::MAX_ELO
                 ));
                 self.say("option name OwnBook type check default false");
                 self.say(&format!(
@@ -415,6 +449,22 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
                     Err(e) => self.error(&format!("EvalFile: {e}")),
                 }
             }
+            "uci_showwdl" => match flag() {
+                Some(v) => self.show_wdl = v,
+                None => self.error(&format!("bad UCI_ShowWDL value '{value}'")),
+            },
+            "skill level" => match num(0, u64::from(strength::MAX_LEVEL)) {
+                Some(v) => self.strength.skill_level = v as u32,
+                None => self.error(&format!("bad Skill Level value '{value}'")),
+            },
+            "uci_limitstrength" => match flag() {
+                Some(v) => self.strength.limit = v,
+                None => self.error(&format!("bad UCI_LimitStrength value '{value}'")),
+            },
+            "uci_elo" => match num(u64::from(strength::MIN_ELO), u64::from(strength::MAX_ELO)) {
+                Some(v) => self.strength.elo = v as u32,
+                None => self.error(&format!("bad UCI_Elo value '{value}'")),
+            },
             "ownbook" => match flag() {
                 Some(v) => self.book.on = v,
                 None => self.error(&format!("bad OwnBook value '{value}'")),
@@ -456,10 +506,11 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             return self.error("already searching; send stop first");
         }
         let pos = self.position();
-        let limits = match parse_go(rest, &pos) {
+        let mut limits = match parse_go(rest, &pos) {
             Ok(l) => l,
             Err(e) => return self.error(&e),
         };
+        self.searches += 1;
         // `OwnBook`: a book move is played at once, without a search.
         if let Some((m, total)) = self.book.choose(&pos, &limits) {
             let uci = pos.move_to_uci(m.mv);
@@ -492,20 +543,80 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
             }
             _ => None,
         };
-        let out = self.out.clone();
-        let listener: Listener =
-            Arc::new(move |root: &Board, ev: Event| out(&format_event(root, &ev)));
+        let (out, show_wdl) = (self.out.clone(), self.show_wdl);
+        let mut multipv = self.multipv;
+        let listener: Listener = match self.strength.level() {
+            None => {
+                Arc::new(move |root: &Board, ev: Event| out(&format_event_wdl(root, &ev, show_wdl)))
+            }
+            Some(level) => {
+                // Weakened: fewer nodes, more lines, and the move drawn among them.
+                let cap = strength::node_cap(level);
+                limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+                multipv = multipv.max(strength::CANDIDATES);
+                let seed = pos.hash() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                weakened_listener(out, show_wdl, level, seed)
+            }
+        };
         let job = Job {
             start: self.start,
             moves: self.moves.clone(),
             limits,
-            multipv: self.multipv,
+            multipv,
             move_overhead: self.move_overhead,
             listener,
             tt: self.pool.tt().clone(),
         };
         self.pool.start_with(job, pre);
     }
+}
+
+/// The listener of a weakened search: it prints every event as usual but answers with a move
+/// drawn among the last completed iteration's lines ([`strength::choose`]).
+fn weakened_listener(out: Output, show_wdl: bool, level: u32, seed: u64) -> Listener {
+    // The depth of the lines kept, and the lines by MultiPV index.
+    let lines = std::sync::Mutex::new((0, Vec::<Option<strength::Candidate>>::new()));
+    Arc::new(move |root: &Board, ev: Event| {
+        let mut ev = ev;
+        let Ok(mut kept) = lines.lock() else {
+            return out(&format_event_wdl(root, &ev, show_wdl));
+        };
+        match &ev {
+            Event::Info(i) if i.bound == ScoreBound::Exact && !i.pv.is_empty() => {
+                if i.depth != kept.0 {
+                    *kept = (i.depth, Vec::new());
+                }
+                let k = i.multipv.saturating_sub(1);
+                if kept.1.len() <= k {
+                    kept.1.resize(k + 1, None);
+                }
+                kept.1[k] = Some(strength::Candidate {
+                    score: i.score,
+                    pv: i.pv.clone(),
+                });
+            }
+            Event::BestMove { best, depth, .. } if *best != Move::NULL => {
+                let candidates: Vec<strength::Candidate> =
+                    kept.1.iter().flatten().cloned().collect();
+                if let Some(c) = strength::choose(&candidates, level, seed).map(|k| &candidates[k])
+                {
+                    out(&format!(
+                        "info string Skill Level {level}: {} drawn among {} lines",
+                        root.move_to_uci(c.pv[0]),
+                        candidates.len()
+                    ));
+                    ev = Event::BestMove {
+                        best: c.pv[0],
+                        ponder: c.pv.get(1).copied().unwrap_or(Move::NULL),
+                        score: c.score,
+                        depth: *depth,
+                    };
+                }
+            }
+            _ => {}
+        }
+        out(&format_event_wdl(root, &ev, show_wdl))
+    })
 }
 
 /// A command line trimmed, its first word, and the rest trimmed.

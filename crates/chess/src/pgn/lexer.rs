@@ -74,10 +74,11 @@ fn collapse_whitespace(s: &str) -> String {
 }
 
 impl<'a> Lexer<'a> {
-    /// A lexer at the start of `text`.
+    /// A lexer at the start of `text`, past a byte-order mark if it has one (files saved by
+    /// some Windows programs start with one).
     pub fn new(text: &'a str) -> Lexer<'a> {
         Lexer {
-            text,
+            text: text.strip_prefix('\u{feff}').unwrap_or(text),
             pos: 0,
             line: 1,
         }
