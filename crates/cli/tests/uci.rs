@@ -846,6 +846,8 @@ fn a_chip_on_a_missing_port_is_a_clear_error() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("port"), "{args:?}: {err}");
     }
+}
+
 /// `(score cp or None for a mate, [w, d, l])` of every `info ... wdl` line.
 fn wdl_of(lines: &[String]) -> Vec<(Option<i32>, [u32; 3])> {
     let mut out = Vec::new();
