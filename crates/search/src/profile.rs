@@ -309,17 +309,19 @@ mod tests {
             assert!(p.nodes > 1000);
             let total: f64 = Section::ALL.iter().map(|&s| p.share(s)).sum::<f64>() + p.rest_share();
             assert!((total - 1.0).abs() < 0.02, "shares sum to {total}");
-            for s in [
+            // Every section is entered; its time, less the timer's calibrated overhead, may
+            // come to nothing for a cheap section on a loaded machine, but not for all four.
+            let sections = [
                 Section::MoveGen,
                 Section::MakeUnmake,
                 Section::Tt,
                 Section::Ordering,
-            ] {
-                assert!(
-                    p.share(s) > 0.0 && p.times.calls_of(s) > 0,
-                    "{s:?} never timed"
-                );
+            ];
+            for s in sections {
+                assert!(p.times.calls_of(s) > 0, "{s:?} never timed");
+                assert!(p.share(s) >= 0.0, "{s:?} a negative share");
             }
+            assert!(sections.iter().map(|&s| p.share(s)).sum::<f64>() > 0.0);
             assert!(p.share(Section::EvalTerms) > 0.0);
             assert_eq!(hce, p.times.calls_of(Section::EvalUpdate) == 0);
             assert_eq!(hce, p.times.calls_of(Section::EvalOutput) == 0);
