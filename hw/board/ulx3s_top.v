@@ -6,10 +6,11 @@
 //   btn[1] FIRE1: decide now (the stop pin)        btn[2] FIRE2: reset
 //   led[0] searching   led[1] a position loaded   led[7] alive (a blink a second)
 //
-// `board_pll` is written by yowasp-ecppll for MHZ (hw/synth.sh ulx3s does it); the table has
+// `board_pll` is written by yowasp-ecppll for MHZ (hw/synth.sh ulx3s does it; 30 by default:
+// the placement estimate is 35.76 MHz, docs/results/hw-synthesis.md); the table has
 // 4,096 entries so that both units, the mirror and the sequencer fit the 208 block RAMs.
 module ulx3s_top #(
-    parameter MHZ  = 50,
+    parameter MHZ  = 30,
     parameter BAUD = 115200
 ) (
     input  wire       clk_25mhz,
