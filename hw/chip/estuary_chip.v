@@ -51,7 +51,7 @@ module estuary_chip #(
     wire [7:0]   tx_pv_addr;
     reg  [15:0]  tx_pv_move;
     wire         rep_ack;
-    wire         seq_busy, clearing, loading, checking;
+    wire         seq_busy, clearing, loading;
 
     estuary_host host (
         .clk(clk), .rst(rst), .baud_div(baud_div), .timeout(timeout),
@@ -84,7 +84,7 @@ module estuary_chip #(
     loader load (
         .clk(clk), .rst(rst),
         .check_start(atk_start), .cand(candidate), .check_done(atk_done), .check_ok(atk_ok),
-        .checking(checking), .commit(load_strobe), .position(position),
+        .commit(load_strobe), .position(position),
         .hist_count(hist_count), .hist_raddr(hist_raddr), .hist_rdata(hist_rdata),
         .loading(loading),
         .g_valid(l_gv), .g_cmd(l_gc), .g_addr(l_ga), .g_data(l_gd), .g_ready(g_ready),
@@ -176,6 +176,7 @@ module estuary_chip #(
                 s_pv_addr  <= 6'd0;
                 last_len   <= s_pvlen;
                 rep_final  <= 1'b0;
+                rep_pv_len <= {1'b0, s_pvlen};
                 rep_depth  <= {1'b0, s_depth};
                 rep_score  <= s_score;
                 rep_nodes  <= {16'd0, s_nodes};
@@ -204,8 +205,6 @@ module estuary_chip #(
                 rep_pv_len  <= best_r == 16'd0 ? 8'd0
                              : (last_len != 7'd0 && last_first == best_r) ? {1'b0, last_len}
                              : 8'd1;
-            end else if (report && !copying && !rep_valid) begin
-                rep_pv_len <= {1'b0, s_pvlen};
             end
         end
     end

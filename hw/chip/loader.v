@@ -23,7 +23,6 @@ module loader (
     input  wire [335:0] cand,
     output reg          check_done,
     output reg          check_ok,
-    output wire         checking,
     input  wire         commit,
     input  wire [335:0] position,
     input  wire [6:0]   hist_count,
@@ -51,8 +50,7 @@ module loader (
 );
     localparam [2:0] C_LOAD = 3'd1, C_NULL = 3'd4;
     localparam [3:0] S_IDLE = 4'd0, S_WORDS = 4'd1, S_MANY = 4'd2, S_NULL = 4'd3,
-                     S_CHECKED = 4'd4, S_RELOAD = 4'd5, S_EWORDS = 4'd6, S_HIST = 4'd7,
-                     S_SETTLE = 4'd8;
+                     S_RELOAD = 4'd4, S_EWORDS = 4'd5, S_HIST = 4'd6, S_SETTLE = 4'd7;
     // The generator's flags describe the board 10 clocks after the command (IN_CHECK_WAIT of
     // the sequencer): read them 11 clocks after.
     localparam [3:0] FLAG_WAIT = 4'd11;
@@ -65,8 +63,6 @@ module loader (
     reg        hvalid, hvalid2;
     reg [6:0]  hdst, hdst2;
 
-    assign checking = state == S_WORDS || state == S_MANY || state == S_NULL
-                   || state == S_CHECKED || state == S_RELOAD;
     assign loading  = state == S_EWORDS || state == S_HIST || state == S_SETTLE;
 
     // Load word `i` of the position `p`.
@@ -178,10 +174,9 @@ module loader (
                 else begin
                     bad   <= bad || g_in_check;
                     w     <= 5'd0;
-                    state <= S_CHECKED;
+                    state <= S_RELOAD;
                 end
             end
-            S_CHECKED: state <= S_RELOAD;
             // The evaluation unit's words, a word each time it is ready.
             S_EWORDS: begin
                 if (e_ready && !e_valid) begin

@@ -97,9 +97,7 @@ impl Pair {
             nodes,
             clocks,
         };
-        let replies = self.exchange(&req.encode(), 50_000_000, |r| {
-            r.iter().any(|r| matches!(r, Ok(Reply::Best { .. })))
-        });
+        let replies = self.exchange(&req.encode(), 50_000_000, has_best);
         let limits = Limits::of_go(depth, nodes, clocks);
         let mut infos = Vec::new();
         let out = self
@@ -157,6 +155,21 @@ fn raw_position(pieces: &[(u8, u8)], black: bool) -> [u8; POSITION_BYTES] {
 
 fn load_raw(p: &[u8; POSITION_BYTES]) -> Vec<u8> {
     frame(0x01, p)
+}
+
+/// A GO without limits: a search that runs until stopped.
+fn go_without_limits() -> Vec<u8> {
+    Request::Go {
+        depth: 0,
+        nodes: 0,
+        clocks: 0,
+    }
+    .encode()
+}
+
+/// The replies hold a BEST.
+fn has_best(replies: &[Result<Reply, ErrorCode>]) -> bool {
+    replies.iter().any(|r| matches!(r, Ok(Reply::Best { .. })))
 }
 
 /// The replies hold a BEST, stopped, with a legal move of `board`.
@@ -278,13 +291,7 @@ fn bad_frames_and_refused_requests_get_the_models_errors() {
     );
     pair.search("after a refused LOAD", 2, 0, 0);
     // During a search: PING is answered, LOAD, GO and CLEAR are Busy.
-    let deep = Request::Go {
-        depth: 0,
-        nodes: 0,
-        clocks: 0,
-    }
-    .encode();
-    pair.chip.send(&deep, 0);
+    pair.chip.send(&go_without_limits(), 0);
     let during: Vec<_> = [
         Request::Ping.encode(),
         Request::Clear.encode(),
@@ -315,9 +322,7 @@ fn bad_frames_and_refused_requests_get_the_models_errors() {
     );
     assert!(pair.chip.searching());
     // STOP: the answer at once, a legal move, stopped.
-    let stop = pair.exchange(&Request::Stop.encode(), 200_000, |r| {
-        r.iter().any(|r| matches!(r, Ok(Reply::Best { .. })))
-    });
+    let stop = pair.exchange(&Request::Stop.encode(), 200_000, has_best);
     assert_stopped_with_a_legal_move(&board, &stop);
     // CLEAR empties the table and the killers on both: searches agree again.
     // (The CLEAR takes a clock a table entry; the LOAD goes on beside it and the GO waits.)
@@ -335,19 +340,11 @@ fn the_stop_pin_decides_now() {
     let mut pair = Pair::new();
     let board = Board::from_fen(search::bench::POSITIONS[5]).unwrap();
     pair.load(&board, &[]);
-    let deep = Request::Go {
-        depth: 0,
-        nodes: 0,
-        clocks: 0,
-    }
-    .encode();
-    pair.chip.send(&deep, 0);
+    pair.chip.send(&go_without_limits(), 0);
     pair.chip.run(400_000);
     assert!(pair.chip.searching());
     pair.chip.stop_pin(true);
-    let replies = pair.exchange(&[], 100_000, |r| {
-        r.iter().any(|r| matches!(r, Ok(Reply::Best { .. })))
-    });
+    let replies = pair.exchange(&[], 100_000, has_best);
     pair.chip.stop_pin(false);
     assert_stopped_with_a_legal_move(&board, &replies);
 }
