@@ -16,6 +16,11 @@
 // before the next layer reads what this one wrote (6 after the output layer, whose sum is not
 // requantised: DRAIN_CLOCKS and OUT_DRAIN_CLOCKS below, the Rust model's
 // hw::evalunit::DRAIN_CLOCKS and OUT_DRAIN_CLOCKS). Every stage holds one adder level at most.
+// Forwarding: a layer after the first whose inputs are one chunk (at most 16: ours, 8 -> 16
+// and 16 -> 1) starts FORWARD_CLOCKS earlier: its first issue's inputs go to the cells' input
+// registers (stage 2) straight from the requantised outputs of the layer before's last pass
+// (stage 7), the bytes of its earlier pass from the buffer, in the clock they would have been
+// written; its second issue's inputs (stage 1) likewise. Later passes read the buffer.
 // Weight word w of layer l, pass p, chunk c is wbase(l) + p x chunks(l) + c: cell (r, k) is
 // weight [8p + r][16c + k] (zero outside the layer). Bias word bbase(l) + p holds the 8
 // biases of the pass (i32).
@@ -47,7 +52,7 @@ module matrix_unit (
     localparam [1:0] IDLE = 2'd0, RUN = 2'd1, DRAIN = 2'd2;
     // Clocks from a layer's last issue to the next layer's first (its outputs written); the
     // output layer's sum is ready a clock earlier (it is not requantised).
-    localparam [2:0] DRAIN_CLOCKS = 3'd7, OUT_DRAIN_CLOCKS = 3'd6;
+    localparam [2:0] DRAIN_CLOCKS = 3'd7, OUT_DRAIN_CLOCKS = 3'd6, FORWARD_CLOCKS = 3'd2;
 
     // ---- configuration ----
     // Words 0-7: the layers; word 8: the global word.
@@ -73,6 +78,8 @@ module matrix_unit (
     reg        last_chunk;   // c is the pass's last chunk (registered: set a clock ahead)
     wire       last_pass = p == passes - 5'd1;
     wire       out_layer = {1'b0, l} == layers - 4'd1;
+    reg        next_fwd;     // the next layer's inputs are one chunk: it takes them forwarded
+    reg        fwd;          // this layer took its inputs forwarded
     assign busy = state != IDLE;
 
     // ---- buffers ----
@@ -80,15 +87,22 @@ module matrix_unit (
     reg          flip0;             // buf0's halves are read the other way round
     reg [1023:0] buf_a, buf_b;
     reg           from0, from_a;    // the layer's input: buf0 (layer 0), else buf_a (odd layers)
-    // The input select of the next clock {from0, from_a, chunk}, in eight copies (dup_reg),
-    // each choosing 2 of the 16 input bytes: the select reaches 1,024 mux inputs spread over
-    // the multiplier columns without crossing the device.
-    reg  [5:0]    sel_nxt;
+    reg  [63:0]   s7_y;             // the 8 requantised outputs of a pass (pipeline stage 7)
+    reg           s6_p0, s7_p0;     // the pass of s7_y (its bit 0)
+    reg  [127:0]  s1_x;             // stage 1's 16 inputs
+    // The input select of the next clock {forward, from0, from_a, chunk}, in eight copies
+    // (dup_reg), each choosing 2 of the 16 input bytes: the select reaches 1,024 mux inputs
+    // spread over the multiplier columns without crossing the device. `forward` is set in the
+    // clock after a forwarded layer's first issue: stage 1 then takes the merged bytes.
+    reg  [6:0]    sel_nxt;
     always @* begin
-        sel_nxt = {from0, from_a, c};
+        sel_nxt = {1'b0, from0, from_a, c};
         case (state)
-        IDLE: sel_nxt = {2'b10, 4'd0};
-        RUN: sel_nxt[3:0] = last_chunk ? 4'd0 : c + 4'd1;
+        IDLE: sel_nxt = {3'b010, 4'd0};
+        RUN: begin
+            sel_nxt[3:0] = last_chunk ? 4'd0 : c + 4'd1;
+            sel_nxt[6] = fwd && p == 5'd0;
+        end
         DRAIN: if (drain == 3'd1 && !out_layer) sel_nxt[5:4] = {1'b0, !l[0]};
         default: ;
         endcase
@@ -97,16 +111,23 @@ module matrix_unit (
     // c ^ 8 (bytes 0-127 hold White's lanes, 128-255 Black's). The flip of the next clock is
     // in_flip when the buffer is written in this one.
     wire       flip_nxt = in_we ? in_flip : flip0;
-    wire [5:0] sel_d = {sel_nxt[5:4], sel_nxt[3] ^ (sel_nxt[5] && flip_nxt), sel_nxt[2:0]};
-    wire [5:0] sel [0:7];
+    wire [6:0] sel_d = {sel_nxt[6:4], sel_nxt[3] ^ (sel_nxt[5] && flip_nxt), sel_nxt[2:0]};
+    wire [6:0] sel [0:7];
+    // The forwarded inputs: the layer before's last pass straight from its requantisation
+    // (s7_y, pass s7_p0), its other pass (if any) from the buffer it was written to.
+    wire [127:0] fwd_x;
     genvar g;
     generate
         for (g = 0; g < 8; g = g + 1) begin : xsel
-            dup_reg #(.W(6)) sel_reg (.clk(clk), .d(sel_d), .q(sel[g]));
+            dup_reg #(.W(7)) sel_reg (.clk(clk), .d(sel_d), .q(sel[g]));
             wire [1023:0] src = sel[g][4] ? buf_a : buf_b;
             always @(posedge clk)
-                s1_x[16 * g +: 16] <= sel[g][5] ? buf0[128 * sel[g][3:0] + 16 * g +: 16]
+                s1_x[16 * g +: 16] <= sel[g][6] ? fwd_x[16 * g +: 16]
+                                    : sel[g][5] ? buf0[128 * sel[g][3:0] + 16 * g +: 16]
                                                 : src[128 * sel[g][2:0] + 16 * g +: 16];
+            // Bytes 2g, 2g + 1 of the chunk: output 2g (mod 8) of pass g / 4.
+            assign fwd_x[16 * g +: 16] = s7_p0 == (g >= 4) ? s7_y[16 * (g % 4) +: 16]
+                                                          : src[16 * g +: 16];
         end
     endgenerate
 
@@ -169,9 +190,7 @@ module matrix_unit (
     reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel;   // 0: buffer a, 1: buffer b
     reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p;
     reg  [15:0] s6_we_a, s6_we_b, s7_we_a, s7_we_b;          // byte-group write enables
-    reg  [63:0] s7_y;                                        // the 8 requantised outputs
     reg         abort_q;
-    reg  [127:0] s1_x;
     reg  [255:0] s2_b, s3_b, s4_b, s5_b;
 
     // The RAM addresses of the next clock: the layer's first word when idle (and the write's
@@ -202,11 +221,15 @@ module matrix_unit (
         if (w_wr) waddr_d = w_waddr;
     end
 
-    // The 16 inputs of the clock, one copy for each row of cells (beside its multipliers).
+    // The 16 inputs of the clock, one copy for each row of cells (beside its multipliers); a
+    // forwarded layer's first issue takes them from fwd_x (in the clock `forward` is set in
+    // the select: the same clock as stage 1 of its second issue).
     wire [127:0] s2_x [0:R - 1];
+    wire         fwd_row [0:R - 1];
     generate
         for (g = 0; g < R; g = g + 1) begin : xcopy
-            dup_reg #(.W(128)) x_reg (.clk(clk), .d(s1_x), .q(s2_x[g]));
+            dup_reg #(.W(1)) f_reg (.clk(clk), .d(sel_d[6]), .q(fwd_row[g]));
+            dup_reg #(.W(128)) x_reg (.clk(clk), .d(fwd_row[g] ? fwd_x : s1_x), .q(s2_x[g]));
         end
     endgenerate
 
@@ -265,7 +288,8 @@ module matrix_unit (
         {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b} <= {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b};
         {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b} <= {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b};
         {s5_v, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_last, s4_out, s4_sel, s4_p, s4_b};
-        {s6_v, s6_last, s6_out} <= {s5_v, s5_last, s5_out};
+        {s6_v, s6_last, s6_out, s6_p0} <= {s5_v, s5_last, s5_out, s5_p[0]};
+        s7_p0 <= s6_p0;
         // Which 8 bytes of which buffer the requantised outputs go to, decoded a stage early.
         for (m = 0; m < 16; m = m + 1) begin
             s6_we_a[m] <= s5_v && s5_last && !s5_out && !s5_sel && s5_p == m;
@@ -300,6 +324,8 @@ module matrix_unit (
         IDLE: begin
             // The first layer's configuration waits in `cfg` (loaded after every commit).
             cfg <= lcfg[0];
+            next_fwd <= lcfg[1][4:0] == 5'd1;
+            fwd <= 1'b0;
             last_chunk <= lcfg[0][4:0] == 5'd1;
             from0 <= 1'b1;
             if (start) begin
@@ -319,14 +345,19 @@ module matrix_unit (
                 if (!last_pass) p <= p + 5'd1;
                 else begin
                     state <= DRAIN;
-                    drain <= out_layer ? OUT_DRAIN_CLOCKS : DRAIN_CLOCKS;
+                    drain <= out_layer ? OUT_DRAIN_CLOCKS
+                           : next_fwd ? DRAIN_CLOCKS - FORWARD_CLOCKS : DRAIN_CLOCKS;
                 end
             end
         end
         DRAIN: begin
             drain <= drain - 3'd1;
             // The next layer's configuration, a clock before it starts.
-            if (drain == 3'd2) cfg <= lcfg[l + 3'd1];
+            if (drain == 3'd2) begin
+                cfg <= lcfg[l + 3'd1];
+                fwd <= next_fwd;
+                next_fwd <= lcfg[l + 3'd2][4:0] == 5'd1;
+            end
             if (drain == 3'd1) begin
                 p <= 5'd0;
                 last_chunk <= cfg[4:0] == 5'd1;   // the next layer's (cfg holds it now)

@@ -40,6 +40,11 @@ pub const STACK_PLIES: usize = 128;
 pub const DRAIN_CLOCKS: u64 = 7;
 /// The same for the output layer, whose sum is not requantised (`OUT_DRAIN_CLOCKS`).
 pub const OUT_DRAIN_CLOCKS: u64 = 6;
+/// Clocks a layer after the first whose inputs are one chunk (at most 16) starts earlier:
+/// its first issue takes them straight from the layer before's requantisation instead of
+/// the buffer, so the drain before it is `DRAIN_CLOCKS - FORWARD_CLOCKS` (`FORWARD_CLOCKS`
+/// in hw/evalunit/matrix_unit.v).
+pub const FORWARD_CLOCKS: u64 = 2;
 /// Clocks of an EVAL beyond the matrix unit's: taking the command, dispatching it, and the
 /// score's two stages (scale, then sign).
 pub const EVAL_COMMAND_CLOCKS: u64 = 4;
@@ -239,14 +244,21 @@ impl Image {
 
     /// Clocks of the matrix unit for one evaluation: for each layer, one issue per pass and
     /// chunk, then [`DRAIN_CLOCKS`] for the pipeline to drain ([`OUT_DRAIN_CLOCKS`] after
-    /// the output layer).
+    /// the output layer), [`FORWARD_CLOCKS`] fewer before a layer of one chunk.
     pub fn matrix_clocks(&self) -> u64 {
         let layers = (self.config[LAYERS] >> LAYERS_AT) as usize;
         let issues: u64 = self.config[..layers]
             .iter()
             .map(|&c| ((c & COUNT_MASK) * ((c >> PASSES_AT) & COUNT_MASK)) as u64)
             .sum();
-        issues + (layers as u64).saturating_sub(1) * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
+        let drains: u64 = self.config[1..layers.max(1)]
+            .iter()
+            .map(|&c| match c & COUNT_MASK {
+                1 => DRAIN_CLOCKS - FORWARD_CLOCKS,
+                _ => DRAIN_CLOCKS,
+            })
+            .sum();
+        issues + drains + OUT_DRAIN_CLOCKS
     }
 
     /// Clocks of an EVAL command given as soon as the unit is ready after a load, make or
@@ -304,9 +316,10 @@ mod tests {
         // 256 -> 8: 1 pass x 16 chunks; 8 -> 16: 2 x 1; 16 -> 1: 1 x 1.
         assert_eq!(ours.weights.len(), 19);
         assert_eq!(ours.biases.len(), 4);
+        // Layers 1 and 2 take one chunk each: both forwarded.
         assert_eq!(
             ours.matrix_clocks(),
-            16 + 2 + 1 + 2 * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
+            16 + 2 + 1 + 2 * (DRAIN_CLOCKS - FORWARD_CLOCKS) + OUT_DRAIN_CLOCKS
         );
         assert_eq!(ours.config[0], 16 | 1 << 5);
         assert_eq!(ours.config[1], 1 | 2 << 5 | 16 << 10 | 1 << 17);
@@ -315,6 +328,11 @@ mod tests {
         assert_eq!(onechan.weights.len(), 3 * 32 + 4);
         assert_eq!(onechan.biases.len(), 25);
         assert_eq!(onechan.config[LAYERS], 1 | 4 << 4);
+        // No layer of ONe-ChAn's takes one chunk: none forwarded.
+        assert_eq!(
+            onechan.matrix_clocks(),
+            3 * 32 + 4 + 3 * DRAIN_CLOCKS + OUT_DRAIN_CLOCKS
+        );
     }
 
     #[test]
