@@ -9,9 +9,16 @@
 //!   default, long enough to time) in the same run: the chip's nodes per second at F MHz
 //!   (the clocks the model counts; the evaluation unit's routed Fmax by default) against
 //!   the software's on this machine, and the ratio.
+//! * `chip cores [DEPTH] [--cores LIST] [--positions N] [--net FILE] [--tt-entries N]
+//!   [--tt-clocks K]` searches the bench positions to DEPTH (8 by default) on 1, 2, 4 and 8
+//!   cores (or LIST, e.g. `1,3,16`) that a splitter hands root moves (`hw::chip::cores`):
+//!   the clocks to depth, the nodes, the speed-up over one core in the same run and how
+//!   busy the cores were.
 
 use crate::args::Args;
 use chess::{Board, Move};
+use eval::chip::ChipNet;
+use hw::chip::cores::{Cores, Table};
 use hw::chip::{score_text, Config, Limits, Machine, Report};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -19,7 +26,9 @@ use std::time::Instant;
 
 const USAGE: &str = "usage: estuary chip go [--fen FEN] [--depth D | --nodes N | --clocks C] \
      [--net FILE] [--tt-entries N] [--tt-clocks K] | estuary chip bench [DEPTH] \
-     [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K]";
+     [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K] \
+     | estuary chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] \
+     [--tt-entries N] [--tt-clocks K]";
 
 /// Runs `estuary chip go|bench ...`.
 pub fn run(rest: &[String]) -> Result<ExitCode, String> {
@@ -30,6 +39,7 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
     match sub {
         "go" => go(rest),
         "bench" => bench(rest),
+        "cores" => cores(rest),
         _ => Err(format!("unknown chip command '{sub}'\n{USAGE}")),
     }
 }
@@ -37,6 +47,12 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
 /// The machine for `--net`, `--tt-entries`, `--tt-clocks` (the built-in pure chip net by
 /// default).
 fn machine(args: &mut Args) -> Result<Machine, String> {
+    let (net, config) = net_and_config(args)?;
+    Machine::new(net, config).map_err(|e| e.to_string())
+}
+
+/// The net and the configuration of `--net`, `--tt-entries`, `--tt-clocks`.
+fn net_and_config(args: &mut Args) -> Result<(Arc<ChipNet>, Config), String> {
     let net = hw::chip::chip_net(args.value("net").as_deref())?;
     let mut config = Config::default();
     if let Some(n) = args
@@ -51,7 +67,7 @@ fn machine(args: &mut Args) -> Result<Machine, String> {
     if let Some(k) = args.parsed::<u64>("tt-clocks").map_err(|e| e.to_string())? {
         config.tt_clocks = k;
     }
-    Machine::new(net, config).map_err(|e| e.to_string())
+    Ok((net, config))
 }
 
 fn pv_text(pv: &[Move]) -> String {
@@ -123,17 +139,7 @@ fn go(rest: &[String]) -> Result<ExitCode, String> {
 
 fn bench(rest: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
-    let depth: u32 = match args.positional().first() {
-        Some(d) => d
-            .parse()
-            .ok()
-            .filter(|d| (1..hw::chip::MAX_PLY as u32).contains(d))
-            .ok_or_else(|| format!("bad depth '{d}'"))?,
-        None => 8,
-    };
-    if args.positional().len() > 1 {
-        return Err(USAGE.into());
-    }
+    let depth = depth_arg(&args)?;
     let count = args
         .parsed::<usize>("positions")
         .map_err(|e| e.to_string())?
@@ -209,5 +215,90 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
         "chip / software nodes/s: {:.2}x (goal: 5x)",
         chip_nps / sw_nps
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The DEPTH argument of `bench` and `cores` (8 by default).
+fn depth_arg(args: &Args) -> Result<u32, String> {
+    if args.positional().len() > 1 {
+        return Err(USAGE.into());
+    }
+    match args.positional().first() {
+        Some(d) => d
+            .parse()
+            .ok()
+            .filter(|d| (1..hw::chip::MAX_PLY as u32).contains(d))
+            .ok_or_else(|| format!("bad depth '{d}'")),
+        None => Ok(8),
+    }
+}
+
+fn cores(rest: &[String]) -> Result<ExitCode, String> {
+    let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
+    let depth = depth_arg(&args)?;
+    let counts: Vec<usize> = match args.value("cores") {
+        None => vec![1, 2, 4, 8],
+        Some(list) => list
+            .split(',')
+            .map(|c| {
+                c.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=64).contains(n))
+                    .ok_or_else(|| format!("bad core count '{c}' (1 to 64, comma-separated)"))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let count = args
+        .parsed::<usize>("positions")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(search::bench::POSITIONS.len())
+        .clamp(1, search::bench::POSITIONS.len());
+    let (net, config) = net_and_config(&mut args)?;
+    args.finish().map_err(|e| e.to_string())?;
+    let boards = search::bench::POSITIONS[..count]
+        .iter()
+        .map(|f| Board::from_fen(f).map_err(|e| format!("{f}: {e:?}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    println!(
+        "the chip model on several cores, a splitter handing them root moves; depth {depth}, \
+         {count} positions, {} table entries a core:",
+        config.tt_entries
+    );
+    println!("  cores  table        nodes   clocks to depth   speed-up   nodes a clock   busy");
+    let mut base = None;
+    let runs = counts.iter().flat_map(|&n| {
+        let tables: &[Table] = if n == 1 {
+            &[Table::Private]
+        } else {
+            &[Table::Private, Table::Shared]
+        };
+        tables.iter().map(move |&t| (n, t))
+    });
+    for (n, table) in runs {
+        let mut cores = Cores::new(n, net.clone(), config, table).map_err(|e| e.to_string())?;
+        let (mut nodes, mut clocks, mut busy) = (0u64, 0u64, 0u64);
+        for b in &boards {
+            cores.clear();
+            cores.load(b, &[]);
+            let out = cores.go(depth);
+            if let Some(last) = out.iterations.last() {
+                nodes += last.nodes;
+                clocks += last.clocks;
+            }
+            busy += out.busy;
+        }
+        let base_clocks = *base.get_or_insert(clocks);
+        println!(
+            "  {n:>5}  {:<8} {nodes:>11} {clocks:>17} {:>9.2}x {:>15.4} {:>5.0}%",
+            match table {
+                Table::Private => "private",
+                Table::Shared => "shared",
+            },
+            base_clocks as f64 / clocks.max(1) as f64,
+            nodes as f64 / clocks.max(1) as f64,
+            100.0 * busy as f64 / (n as f64 * clocks.max(1) as f64),
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -50,6 +50,10 @@ commands:
   chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K]
                       the machine's model on the bench positions, then the software engine:
                       nodes/s of the chip at F MHz against the software's, and the ratio
+  chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K]
+                      the machine's model on several cores that a splitter hands root moves:
+                      clocks to depth and nodes on the bench positions, the speed-up over one
+                      core, private or shared tables
   uci [--device software|chip-model|chip-rtl|chip --port PATH [--baud N]]
                       the UCI engine (also what `estuary` with no arguments runs); chip-model:
                       the search machine's model, its time as chip clocks (docs/chip.md);

@@ -16,12 +16,13 @@
 //! run side by side (a quiescence node generates its captures while the unit computes the
 //! stand-pat score).
 
+pub mod cores;
 pub mod protocol;
 mod search;
 pub mod tables;
 pub mod tt;
 
-pub use search::{Machine, NotForChip};
+pub use search::{Machine, NotForChip, RootSearch};
 
 /// A command the sequencer gives the units, as the model's trace and the RTL's record it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -15,7 +15,6 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-const INF: i32 = MATE + 1;
 /// Reverse futility: a node of depth at most this returns its static evaluation when that is
 /// at least beta + the margin x depth.
 const RFP_DEPTH: i32 = 6;
@@ -25,8 +24,10 @@ const RFP_MARGIN: i32 = 100;
 const FUTILITY_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
 /// Aspiration windows at the root from this depth, this wide either side of the last score.
-const ASPIRATION_DEPTH: u32 = 5;
-const ASPIRATION_CP: i32 = 40;
+pub(super) const ASPIRATION_DEPTH: u32 = 5;
+pub(super) const ASPIRATION_CP: i32 = 40;
+/// A score beyond every mate: the full window is `(-INF, INF)`.
+pub(super) const INF: i32 = MATE + 1;
 
 /// Why a net cannot run on the machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +40,19 @@ impl fmt::Display for NotForChip {
 }
 
 impl std::error::Error for NotForChip {}
+
+/// A root move's subtree searched by one core for a splitter ([`Machine::search_root_move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootSearch {
+    /// The score from the root's side (fail-soft, as GO's).
+    pub score: i32,
+    /// The clock the core is free again.
+    pub done: u64,
+    /// Nodes of the subtree (its child and below).
+    pub nodes: u64,
+    /// The move and the line below it.
+    pub pv: Vec<Move>,
+}
 
 /// The search machine's model: one search core, its generator and its evaluation unit.
 pub struct Machine {
@@ -600,6 +614,55 @@ impl Machine {
             }
         }
         best
+    }
+
+    /// Exchanges the core's transposition table with `table` (a splitter's shared one).
+    pub(super) fn swap_table(&mut self, table: &mut Table) {
+        std::mem::swap(&mut self.tt, table);
+    }
+
+    /// Prepares the core for root moves handed to it one at a time by a splitter
+    /// ([`super::cores`]), after a load: what GO does before its first iteration, with no
+    /// budget.
+    pub fn begin_split(&mut self) {
+        self.limits = Limits::default();
+        self.aborted = false;
+        self.nodes = 0;
+        self.qnodes = 0;
+        self.hashes.truncate(self.game_hashes + 1);
+    }
+
+    /// One root move handed to this core at clock `start` (the core idle from then): the
+    /// move read and made, its subtree searched `depth` plies deep with the window
+    /// `(alpha, beta)` as GO searches a root move, and taken back.
+    pub fn search_root_move(
+        &mut self,
+        m: Move,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        start: u64,
+    ) -> RootSearch {
+        self.t = start;
+        self.g_ready = start;
+        self.e_ready = start;
+        self.check_at = start;
+        self.hash_at = start;
+        self.score_at = start;
+        let nodes = self.nodes;
+        self.t += NEXT_MOVE_CLOCKS;
+        self.make(0, m);
+        let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
+        let score = self.child(0, next, alpha, beta);
+        let mut pv = vec![m];
+        pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+        self.unmake();
+        RootSearch {
+            score,
+            done: self.t,
+            nodes: self.nodes - nodes,
+            pv,
+        }
     }
 
     /// GO: iterative deepening from the loaded position within `limits`; `on_iteration`
