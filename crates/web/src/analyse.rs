@@ -4,7 +4,7 @@
 
 use crate::error::ApiError;
 use chess::Color;
-use search::score::{is_mate, mate_moves};
+use search::score::{is_mate, MATE};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -27,7 +27,7 @@ pub struct GameRequest {
 
 /// Reads the request's first game and analyses it: the positions (FEN before and after each
 /// move), the moves in SAN and UCI, each position's score from White's side (centipawns;
-/// mates as +/-10000 less the moves to mate, with `mate` set), and each move's judgement
+/// mates as +/-10000 less the plies to mate, with `mate` set), and each move's judgement
 /// (`??`, `?`, `?!` or empty). Blocks for the searches: call it off the async runtime.
 pub fn analyse_game(req: &GameRequest) -> Result<Value, ApiError> {
     let nodes = req.nodes.unwrap_or(DEFAULT_NODES);
@@ -70,14 +70,15 @@ pub fn analyse_game(req: &GameRequest) -> Result<Value, ApiError> {
         board.play(m);
         fens.push(board.to_fen());
     }
+    // A mate is 10,000 less the plies to it, either way, so the graph pins it to its edge.
     let evals: Vec<Value> = scores
         .iter()
         .map(|&s| {
             if is_mate(s) {
-                let m = mate_moves(s);
-                json!({"cp": if m > 0 { 10_000 - m } else { -10_000 - m }, "mate": m})
+                let plies = MATE - s.abs();
+                json!({"cp": s.signum() * (10_000 - plies), "mate": true})
             } else {
-                json!({"cp": s, "mate": null})
+                json!({"cp": s, "mate": false})
             }
         })
         .collect();

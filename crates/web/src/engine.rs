@@ -154,6 +154,9 @@ struct EngineThread {
     book: BookSource,
     rng: Rng,
     next_id: u64,
+    /// Counts the game's changes: the page shows the newest state it has (an answer and an
+    /// event may arrive in either order).
+    version: u64,
 }
 
 impl EngineThread {
@@ -176,6 +179,7 @@ impl EngineThread {
             book,
             rng: Rng::new(seed | 1),
             next_id: 0,
+            version: 0,
         }
     }
 
@@ -210,10 +214,14 @@ impl EngineThread {
     }
 
     fn play_state(&self) -> Value {
-        self.game.to_json(self.play_search.is_some())
+        let mut v = self.game.to_json(self.play_search.is_some());
+        v["version"] = json!(self.version);
+        v
     }
 
-    fn emit_play(&self) {
+    /// Tells the pages that the game changed.
+    fn emit_play(&mut self) {
+        self.version += 1;
         self.emit("play", &self.play_state());
     }
 
@@ -464,13 +472,15 @@ impl EngineThread {
 /// in moves, negative when Black mates) and as text (`+0.35`, `#3`, `#-2`), the line in SAN
 /// and in UCI.
 pub fn info_json(root: &Board, info: &Info) -> Value {
-    let white = if root.side_to_move() == Color::White {
+    let white_to_move = root.side_to_move() == Color::White;
+    let white = if white_to_move {
         info.score
     } else {
         -info.score
     };
-    let (cp, mate, text) = if is_mate(white) {
-        let m = mate_moves(white);
+    let (cp, mate, text) = if is_mate(info.score) {
+        // Moves to mate are counted on the side to move's score, then seen from White.
+        let m = mate_moves(info.score) * if white_to_move { 1 } else { -1 };
         (None, Some(m), format!("#{m}"))
     } else {
         (

@@ -126,21 +126,29 @@ pub struct PlayGame {
     pub settings: Settings,
     /// Thinking time used by each side so far (white, black), ms.
     used_ms: [u64; 2],
-    /// When the side to move's turn began.
-    turn_started: Instant,
+    /// When the side to move's turn began; `None` until the game's first move when the
+    /// person moves first (the clocks start with the first move).
+    turn_started: Option<Instant>,
 }
 
 impl PlayGame {
     /// A new game from `start` with the person playing `human`.
     pub fn new(start: Board, human: Color, settings: Settings) -> PlayGame {
+        let engine_first = start.side_to_move() != human;
         PlayGame {
             start,
             moves: Vec::new(),
             human,
             settings,
             used_ms: [0, 0],
-            turn_started: Instant::now(),
+            turn_started: engine_first.then(Instant::now),
         }
+    }
+
+    /// Milliseconds since the side to move's turn began (0 before the clocks start).
+    fn turn_ms(&self) -> u64 {
+        self.turn_started
+            .map_or(0, |t| t.elapsed().as_millis() as u64)
     }
 
     /// The position now, with the game's history (for repetitions).
@@ -171,8 +179,8 @@ impl PlayGame {
     /// Plays `m` (checked legal by the caller) for the side to move, charging its clock.
     fn push(&mut self, m: Move, source: Source) {
         let side = self.position().side_to_move();
-        self.used_ms[side as usize] += self.turn_started.elapsed().as_millis() as u64;
-        self.turn_started = Instant::now();
+        self.used_ms[side as usize] += self.turn_ms();
+        self.turn_started = Some(Instant::now());
         self.moves.push((m, source));
     }
 
@@ -219,7 +227,7 @@ impl PlayGame {
             .ok_or_else(|| ApiError::conflict("there is no move of yours to take back"))?;
         let removed = self.moves.len() - last_human;
         self.moves.truncate(last_human);
-        self.turn_started = Instant::now();
+        self.turn_started = self.turn_started.map(|_| Instant::now());
         Ok(removed)
     }
 
@@ -273,10 +281,10 @@ impl PlayGame {
             .collect();
         let over = self.over();
         let turn = pos.side_to_move();
-        let running = over.is_none().then(|| colour_name(turn));
+        let running = (over.is_none() && self.turn_started.is_some()).then(|| colour_name(turn));
         let mut clocks = self.used_ms;
         if over.is_none() {
-            clocks[turn as usize] += self.turn_started.elapsed().as_millis() as u64;
+            clocks[turn as usize] += self.turn_ms();
         }
         json!({
             "start_fen": self.start.to_fen(),
