@@ -71,8 +71,9 @@ commands:
                       writes the games with evaluation comments, ?? / ? / ?! by the drop in
                       the mover's expected score, the better move as a variation, and one
                       evaluation graph per game (DIR/game-001.svg ...)
-  play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
-                      a game against the engine in the terminal
+  play [--fen FEN] [--time S | --nodes N | --depth D] [--black] [--no-book]
+                      a game against the engine in the terminal (from the shipped
+                      opening book while the position is in it, unless --no-book)
   serve [--port P] [--host H]
                       the web app: play (with Move now), analyse, tsume in a browser;
                       default http://127.0.0.1:8080/ (docs/web.md)

@@ -153,7 +153,7 @@ async function run(path, body = {}) {
 
 $("new").addEventListener("click", () => {
     const colour = $("colour").value
-    const body = {colour}
+    const body = {colour, book: $("book").checked}
     const mode = $("mode").value
     if (mode === "time") body.movetime_ms = Math.round(parseFloat($("seconds").value) * 1000)
     if (mode === "level") body.level = parseInt($("level").value, 10)
@@ -204,5 +204,6 @@ follow({
 api("/api/play").then(s => {
     board.setOrientation(s.human === "white" ? COLOR.white : COLOR.black)
     $("colour").value = s.human
+    $("book").checked = s.settings.book
     return render(s)
 }).catch(e => showError(e.message))

@@ -40,17 +40,17 @@ function square(usi) {
     return [usi.charCodeAt(1) - 97, 9 - parseInt(usi[0], 10)]
 }
 
-/** The name of USI move `usi` played in `sfen`: ☗７六歩, ☖同　銀 is not used, drops end in 打,
- *  promotions in 成. */
+/** The name of USI move `usi` played in `sfen` in Japanese notation: ☗７六歩 (side, file, rank,
+ *  piece), a drop ending in 打, a promotion in 成 (同 for a recapture is not used). */
 export function moveName(sfen, usi) {
     const {board, side} = parseSfen(sfen)
     const mark = side === "b" ? "☗" : "☖"
-    const to = usi[1] === "*" ? usi.slice(2, 4) : usi.slice(2, 4)
+    const to = usi.slice(2, 4)
     const where = FILES[parseInt(to[0], 10) - 1] + RANKS[to.charCodeAt(1) - 97]
     if (usi[1] === "*") return `${mark}${where}${KANJI[usi[0]]}打`
     const [r, f] = square(usi.slice(0, 2))
     const piece = board[r][f] || "?"
-    const base = piece.startsWith("+") ? "+" + piece[1].toUpperCase() : piece.toUpperCase()
+    const base = piece.startsWith("+") ? "+" + piece[1].toUpperCase() : piece === "k" ? "k" : piece.toUpperCase()
     return `${mark}${where}${KANJI[base] || "?"}${usi.endsWith("+") ? "成" : ""}`
 }
 

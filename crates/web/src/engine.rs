@@ -298,11 +298,8 @@ impl EngineThread {
             return;
         }
         let pos = self.game.position();
-        if let Some(m) = self
-            .book
-            .as_ref()
-            .and_then(|b| b.choose(&pos, &mut self.rng))
-        {
+        let book = self.book.as_ref().filter(|_| self.game.settings.book);
+        if let Some(m) = book.and_then(|b| b.choose(&pos, &mut self.rng)) {
             if self.game.engine_move(m.mv, Source::Book) {
                 return;
             }

@@ -24,7 +24,7 @@ use std::net::SocketAddr;
 /// The opening book shipped with the program (see docs/book.md): the engine plays from it on
 /// the play page.
 pub fn shipped_book() -> Option<book::Book> {
-    None
+    Some(book::shipped()).filter(|b| !b.is_empty())
 }
 
 /// Serves the app on `listener` until the process ends.

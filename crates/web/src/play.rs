@@ -21,6 +21,8 @@ pub struct Settings {
     pub level: Option<u32>,
     /// The `UCI_Elo` the level was picked from, when the player chose by Elo.
     pub elo: Option<u32>,
+    /// The engine plays from the shipped opening book while the position is in it.
+    pub book: bool,
 }
 
 impl Default for Settings {
@@ -29,6 +31,7 @@ impl Default for Settings {
             movetime_ms: 1000,
             level: None,
             elo: None,
+            book: true,
         }
     }
 }
@@ -47,6 +50,8 @@ pub struct NewGame {
     pub elo: Option<u32>,
     /// A starting position (default: the usual one).
     pub fen: Option<String>,
+    /// Whether the engine plays from the opening book (default true).
+    pub book: Option<bool>,
 }
 
 impl NewGame {
@@ -97,6 +102,7 @@ impl NewGame {
             movetime_ms,
             level: strength.level(),
             elo: self.elo,
+            book: self.book.unwrap_or(true),
         };
         Ok((human, start, settings))
     }
@@ -299,6 +305,7 @@ impl PlayGame {
                 "movetime_ms": self.settings.movetime_ms,
                 "level": self.settings.level,
                 "elo": self.settings.elo,
+                "book": self.settings.book,
             },
             "clocks": {"white_ms": clocks[0], "black_ms": clocks[1], "running": running},
             "pgn": self.pgn(),

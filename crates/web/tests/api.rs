@@ -79,7 +79,7 @@ fn bad_requests_get_json_errors_and_keep_the_game() {
     let r = post(
         addr,
         "/api/play/new",
-        json!({"colour": "white", "movetime_ms": 60000}),
+        json!({"colour": "white", "movetime_ms": 60000, "book": false}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     let r = post(addr, "/api/play/move", json!({"move": "e2e4"}));
@@ -244,7 +244,7 @@ fn move_now_plays_the_engines_move_at_once() {
     let r = post(
         addr,
         "/api/play/new",
-        json!({"colour": "black", "movetime_ms": 60000}),
+        json!({"colour": "black", "movetime_ms": 60000, "book": false}),
     );
     assert_eq!(r.status, 200);
     let s = r.json();

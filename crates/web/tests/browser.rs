@@ -324,7 +324,7 @@ fn a_person_plays_analyses_and_solves_in_chromium() {
     page.screenshot("play.png");
 
     // Move now: the engine, White with 30 s a move, is hurried and plays at once.
-    page.eval("document.getElementById('colour').value = 'black'; document.getElementById('seconds').value = '30'; true");
+    page.eval("document.getElementById('colour').value = 'black'; document.getElementById('seconds').value = '30'; document.getElementById('book').checked = false; true");
     page.click("#new");
     page.wait(10, "estuary.state.thinking && estuary.state.human === 'black' && !document.getElementById('movenow').disabled");
     std::thread::sleep(Duration::from_millis(500));
@@ -348,6 +348,8 @@ fn a_person_plays_analyses_and_solves_in_chromium() {
         page.eval("document.getElementById('status').textContent"),
         json!("Your move.")
     );
+    page.wait(10, "estuary.input");
+    assert_eq!(page.eval(BOARD_MATCHES_STATE), json!(true));
     page.screenshot("play-move-now.png");
 
     // Analyse: the start position's lines arrive; a game's graph is drawn.
