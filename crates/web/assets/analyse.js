@@ -46,8 +46,11 @@ async function analyse() {
 function showLine(info) {
     if (info.id !== current) return
     lines[info.multipv - 1] = info
+    // The best line's win, draw and loss chances (UCI_ShowWDL's model), from White's side.
+    const [w, d, l] = (lines[0] || info).wdl.map(x => (x / 10).toFixed(1))
     $("summary").textContent =
-        `depth ${info.depth}/${info.seldepth}  nodes ${info.nodes}  ${(info.nps / 1000).toFixed(0)} kN/s  ${(info.time_ms / 1000).toFixed(1)} s`
+        `depth ${info.depth}/${info.seldepth}  nodes ${info.nodes}  ${(info.nps / 1000).toFixed(0)} kN/s  ${(info.time_ms / 1000).toFixed(1)} s` +
+        `  White: win ${w}% draw ${d}% loss ${l}%`
     const box = $("lines")
     box.innerHTML = ""
     board.removeArrows()

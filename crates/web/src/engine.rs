@@ -466,8 +466,8 @@ impl EngineThread {
 }
 
 /// A search's progress report as JSON: the score from White's side (`score_cp`, or `mate`
-/// in moves, negative when Black mates) and as text (`+0.35`, `#3`, `#-2`), the line in SAN
-/// and in UCI.
+/// in moves, negative when Black mates) and as text (`+0.35`, `#3`, `#-2`), White's wins,
+/// draws and losses per mille (the `UCI_ShowWDL` model), the line in SAN and in UCI.
 pub fn info_json(root: &Board, info: &Info) -> Value {
     let white_to_move = root.side_to_move() == Color::White;
     let white = if white_to_move {
@@ -485,6 +485,13 @@ pub fn info_json(root: &Board, info: &Info) -> Value {
             None,
             format!("{:+.2}", f64::from(white) / 100.0),
         )
+    };
+    // Win, draw, loss per mille by UCI_ShowWDL's fitted model, seen from White.
+    let w = search::wdl::FITTED.wdl(info.score, search::wdl::material(root));
+    let wdl = if white_to_move {
+        [w.win, w.draw, w.loss]
+    } else {
+        [w.loss, w.draw, w.win]
     };
     let mut b = *root;
     let mut san = Vec::with_capacity(info.pv.len());
@@ -511,6 +518,7 @@ pub fn info_json(root: &Board, info: &Info) -> Value {
         "score_cp": cp,
         "mate": mate,
         "score": text,
+        "wdl": wdl,
         "bound": match info.bound {
             ScoreBound::Exact => "exact",
             ScoreBound::Lower => "lower",

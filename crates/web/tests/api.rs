@@ -331,6 +331,13 @@ fn analysis_streams_multipv_lines_as_events() {
     assert!(!line["pv_san"].as_str().unwrap().is_empty());
     assert!(line["pv_san"].as_str().unwrap().starts_with("2."));
     assert!(line["score"].as_str().is_some());
+    let wdl: Vec<u64> = line["wdl"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(wdl.iter().sum::<u64>(), 1000);
     // Black to move mates in one: "#-1" from White's side.
     let r = post(
         addr,
@@ -343,6 +350,7 @@ fn analysis_streams_multipv_lines_as_events() {
     });
     assert_eq!(line["mate"], -1);
     assert_eq!(line["score"], "#-1");
+    assert_eq!(line["wdl"], json!([0, 0, 1000]));
     assert!(line["pv_san"].as_str().unwrap().starts_with("2... Qh4#"));
     let r = post(addr, "/api/analyse/stop", json!({}));
     assert_eq!(r.json()["stopped"], true);
