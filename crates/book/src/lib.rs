@@ -28,3 +28,13 @@ pub use book::{Book, BookError, BookMove};
 pub use builder::{build, BookBuilder};
 pub use entry::{decode_move, encode_move, Entry};
 pub use key::polyglot_key;
+
+/// The small book shipped with the program, built from the engine's own games by
+/// `tools/book/build-shipped.sh` (docs/book.md), embedded at compile time.
+pub const SHIPPED: &[u8] = include_bytes!("../books/estuary.bin");
+
+/// The shipped book ([`SHIPPED`]), read.
+pub fn shipped() -> Book {
+    // A damaged file is caught by this crate's tests; the program would play without a book.
+    Book::from_bytes(SHIPPED).unwrap_or_else(|_| Book::from_entries(Vec::new()))
+}

@@ -317,3 +317,22 @@ fn malformed_files_are_errors() {
         }
     }
 }
+
+/// The book shipped with the program reads as a valid book, small, and answers the start
+/// position with legal moves of some weight.
+#[test]
+fn the_shipped_book_reads_and_covers_the_start() {
+    let book = Book::from_bytes(book::SHIPPED).expect("the shipped book is a valid book");
+    assert_eq!(book, book::shipped());
+    assert!(book.len() >= 50, "{} entries", book.len());
+    assert!(
+        book::SHIPPED.len() <= 32 * 1024,
+        "{} bytes",
+        book::SHIPPED.len()
+    );
+    let start = Board::startpos();
+    let moves = book.probe(&start);
+    assert!(!moves.is_empty());
+    assert!(moves.iter().all(|m| start.is_legal(m.mv)));
+    assert!(moves.iter().any(|m| m.weight > 0));
+}

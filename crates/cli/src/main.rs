@@ -14,6 +14,7 @@ mod nnue;
 mod perft;
 mod play;
 mod profile;
+mod serve;
 mod shogi_perft;
 mod texel;
 mod tsume;
@@ -74,8 +75,12 @@ commands:
                       writes the games with evaluation comments, ?? / ? / ?! by the drop in
                       the mover's expected score, the better move as a variation, and one
                       evaluation graph per game (DIR/game-001.svg ...)
-  play [--fen FEN] [--time S | --nodes N | --depth D] [--black]
-                      a game against the engine in the terminal
+  play [--fen FEN] [--time S | --nodes N | --depth D] [--black] [--no-book]
+                      a game against the engine in the terminal (from the shipped
+                      opening book while the position is in it, unless --no-book)
+  serve [--port P] [--host H]
+                      the web app: play (with Move now), analyse, tsume in a browser;
+                      default http://127.0.0.1:8080/ (docs/web.md)
   eval [FEN] [--net FILE]
                       the static evaluation split into its terms, and the network's score
   book probe [FEN] [--book FILE]
@@ -155,6 +160,7 @@ fn main() -> ExitCode {
         "analyze" => analyze::run(rest),
         "annotate" => annotate::run(rest),
         "play" => play::run(rest),
+        "serve" => serve::run(rest),
         "eval" => eval_cmd::run(rest),
         "book" => book::run(rest),
         "texel" => texel::run(rest),

@@ -1,6 +1,7 @@
 //! `estuary play`: a game against the engine in the terminal. Moves in SAN or UCI; `undo`,
 //! `new`, `go` (engine moves now / switch sides), `time S`, `nodes N`, `depth D`,
-//! `save FILE` (PGN), `fen`, `quit`.
+//! `save FILE` (PGN), `fen`, `quit`. The engine plays from the shipped opening book
+//! (`book::shipped()`) while the position is in it, unless `--no-book`.
 
 use crate::analyze::human_score;
 use crate::args::Args;
@@ -89,7 +90,14 @@ impl Game {
 
 /// Runs the terminal game.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(raw, &["black"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(raw, &["black", "no-book"]).map_err(|e| e.to_string())?;
+    let opening_book = (!args.flag("no-book")).then(book::shipped);
+    let mut rng = chess::rng::Rng::new(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+            | 1,
+    );
     let fen = args
         .value("fen")
         .unwrap_or_else(|| chess::STARTPOS.to_string());
@@ -143,6 +151,12 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             }
         }
         if !finished && pos.side_to_move() != human {
+            if let Some(m) = opening_book.as_ref().and_then(|b| b.choose(&pos, &mut rng)) {
+                println!("Estuary plays {} (book)", pos.move_to_san(m.mv));
+                game.moves.push(m.mv);
+                show = true;
+                continue;
+            }
             let best = engine_move(&pool, &game, &strength);
             if best == Move::NULL {
                 finished = true;
