@@ -8,7 +8,8 @@ placement estimate does: each net arc with nextpnr's ECP5 `predictDelay` (0.12 n
 LUT-to-own-FF arcs free) and each cell with rough -6 grade delays (LUT 0.40 ns, wide mux 0.25,
 carry 0.06 a slice, clock-to-out 0.45, block RAM without output register 3.0). The absolute
 numbers are approximate; the ranking and the net distances point at what the placer could not
-bring together.
+bring together. Each hop names its net (yosys' shortest alias of it, which may belong to
+another unit) and its driver cell's first source line, which says where the logic is.
 
 usage: hw/synth/placed_paths.py placed.json [N paths]
 """
@@ -144,6 +145,13 @@ def nm(b):
     return '%s[%d]' % n
 
 
+def src(cn):
+    """The driver cell's first source line, as ' (file:line)' (yosys keeps it in `src`)."""
+    s = cells[cn].get('attributes', {}).get('src', '')
+    m = re.match(r'([^|:]+):(\d+)', s)
+    return ' (%s:%s)' % (m.group(1).split('/')[-1], m.group(2)) if m else ''
+
+
 def base(s):
     return re.split(r'_TRELLIS_FF|_LUT4|_PFUMX|_L6MUX|_CCU2C|_DP16KD|_TRELLIS_DPR|\$', s)[0]
 
@@ -161,7 +169,7 @@ for a, cn, p, b in ends:
     x = b
     while x is not None and prev.get(x) is not None:
         xb, sc, sp, dc, dp = prev[x]
-        hops.append('%s@%d,%d' % (base(nm(xb).split('[')[0])[-40:], loc(sc)[0], loc(sc)[1]))
+        hops.append('%s@%d,%d%s' % (base(nm(xb).split('[')[0])[-40:], loc(sc)[0], loc(sc)[1], src(sc)))
         x = xb
     e = loc(cn)
     print('%.2f ns -> %s.%s @%d,%d (%d hops)' % (a, key, p, e[0], e[1], len(hops)))
