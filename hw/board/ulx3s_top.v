@@ -33,7 +33,10 @@ module ulx3s_top #(
         if (!locked || fire2[2]) por <= 17'd0;
         else if (!por[16]) por <= por + 17'd1;
     end
-    wire rst = !por[16];
+    // Registered: the chip makes a copy of it for each unit (dup_reg), so no LUT at one corner
+    // of the device drives every unit's reset.
+    reg rst = 1'b1;
+    always @(posedge clk) rst <= !por[16];
 
     // The receive line through two flip-flops into this clock.
     reg [1:0] rx_sync = 2'b11;

@@ -88,6 +88,14 @@ module chip_core #(
     wire [3:0]  m_rights, m_ep, m_fc, m_tc;
     wire [6:0]  m_ply;
 
+    // The reset, a register for each unit (dup_reg: the copies are kept apart, each placed
+    // near its unit), so that no one net carries it over the whole device.
+    wire rst_g, rst_e, rst_m, rst_s;
+    dup_reg #(.W(1)) rst_gen (.clk(clk), .d(rst), .q(rst_g));
+    dup_reg #(.W(1)) rst_eval (.clk(clk), .d(rst), .q(rst_e));
+    dup_reg #(.W(1)) rst_mir (.clk(clk), .d(rst), .q(rst_m));
+    dup_reg #(.W(1)) rst_seq (.clk(clk), .d(rst), .q(rst_s));
+
     // The sequencer drives the units while it searches.
     wire drive = busy && !clearing;
     assign obs_g_valid = s_gv;
@@ -98,7 +106,7 @@ module chip_core #(
     assign obs_e_result = e_rv;
 
     estuary_movegen gen (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst_g),
         .cmd_valid(drive ? s_gv : h_gcmd_valid), .cmd(drive ? s_gc : h_gcmd),
         .cmd_addr(drive ? 5'd0 : h_gcmd_addr), .cmd_data(drive ? s_gd : h_gcmd_data),
         .ready(g_ready), .in_check(g_in_check), .move_valid(g_mv), .move(g_move),
@@ -106,20 +114,20 @@ module chip_core #(
         .many_checks(g_many_checks));
 
     estuary_evalunit eval (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst_e),
         .cmd_valid(drive ? s_ev : h_ecmd_valid), .cmd(drive ? s_ec : h_ecmd),
         .cmd_addr(drive ? 5'd0 : h_ecmd_addr), .cmd_data(drive ? s_ed : h_ecmd_data),
         .ready(e_ready), .result_valid(e_rv), .score(e_score));
 
     mirror mir (
-        .clk(clk), .rst(rst), .load(h_mload && !drive), .position(h_position), .busy(m_busy),
+        .clk(clk), .rst(rst_m), .load(h_mload && !drive), .position(h_position), .busy(m_busy),
         .cmd_make(m_make), .cmd_null(m_null), .cmd_unmake(m_unmake), .move(m_move),
         .make_word(m_make_word), .unmake_word(m_unmake_word), .undo_word(m_undo_word),
         .hash(m_hash), .halfmove(m_halfmove), .black(m_black), .rights(m_rights),
         .ep_file(m_ep), .ply(m_ply), .from_code(m_fc), .to_code(m_tc), .has_pieces(m_has));
 
     sequencer #(.TT_BITS(TT_BITS)) seq (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst_s),
         .go(go), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop), .clear(clear), .cfg_null(cfg_null), .cfg_lmr(cfg_lmr),
         .cfg_tt_clocks(cfg_tt_clocks), .game_len(game_len), .hist_we(hist_we),

@@ -53,10 +53,19 @@ module estuary_chip #(
     wire         rep_ack;
     wire         seq_busy, clearing, loading;
 
+    // The reset, a register for the host interface, the loader and the chip's own control
+    // (dup_reg: kept apart); the core makes its units' copies, as many clocks after `rst`
+    // as `rst_c` here, so the CLEAR after reset reaches a sequencer out of reset.
+    wire rst_h, rst_l, rst_c;
+    reg  go_r;   // GO on its way to the core (below)
+    dup_reg #(.W(1)) rst_host (.clk(clk), .d(rst), .q(rst_h));
+    dup_reg #(.W(1)) rst_load (.clk(clk), .d(rst), .q(rst_l));
+    dup_reg #(.W(1)) rst_ctl (.clk(clk), .d(rst), .q(rst_c));
+
     estuary_host host (
-        .clk(clk), .rst(rst), .baud_div(baud_div), .timeout(timeout),
+        .clk(clk), .rst(rst_h), .baud_div(baud_div), .timeout(timeout),
         .uart_rx(uart_rx), .uart_tx(uart_tx),
-        .busy((seq_busy && !clearing) || loading || go_pending),
+        .busy((seq_busy && !clearing) || loading || go_pending || go_r),
         .load_strobe(load_strobe), .go_strobe(go_strobe), .stop_strobe(stop_strobe),
         .clear_strobe(clear_strobe), .position(position), .candidate(candidate),
         .atk_start(atk_start), .atk_done(atk_done), .atk_ok(atk_ok),
@@ -68,7 +77,7 @@ module estuary_chip #(
         .pv_move(tx_pv_move), .rep_ack(rep_ack));
 
     reg loaded_r;
-    always @(posedge clk) loaded_r <= !rst && (loaded_r || load_strobe);
+    always @(posedge clk) loaded_r <= !rst_c && (loaded_r || load_strobe);
     assign loaded_any = loaded_r;
 
     // ---- the loader ----
@@ -82,7 +91,7 @@ module estuary_chip #(
     wire [63:0] m_hash;
 
     loader load (
-        .clk(clk), .rst(rst),
+        .clk(clk), .rst(rst_l),
         .check_start(atk_start), .cand(candidate), .check_done(atk_done), .check_ok(atk_ok),
         .commit(load_strobe), .position(position),
         .hist_count(hist_count), .hist_raddr(hist_raddr), .hist_rdata(hist_rdata),
@@ -94,17 +103,20 @@ module estuary_chip #(
         .hist_we(l_hwe), .hist_waddr(l_hwa), .hist_wdata(l_hwd), .game_len(game_len));
 
     // ---- the CLEAR after reset, GO and the stop line ----
+    // GO reaches the core from a register (go_r), not from the sequencer's own busy through
+    // this logic in one clock; the host is told busy while it is on its way.
     reg         booted;
-    always @(posedge clk) booted <= !rst;
-    wire        boot_clear = !rst && !booted;
+    always @(posedge clk) booted <= !rst_c;
+    wire        boot_clear = !rst_c && !booted;
     reg         stop_held, go_pending;
     reg  [2:0]  pin_sync;
-    wire        go_now = go_pending && !seq_busy && !loading;
+    wire        go_now = go_pending && !seq_busy && !loading && !go_r;
     always @(posedge clk) begin
         pin_sync <= {pin_sync[1:0], stop_pin};
-        if (rst || go_strobe) stop_held <= 1'b0;
+        go_r <= !rst_c && go_now;
+        if (rst_c || go_strobe) stop_held <= 1'b0;
         else if (stop_strobe) stop_held <= 1'b1;
-        if (rst || go_now) go_pending <= 1'b0;
+        if (rst_c || go_now) go_pending <= 1'b0;
         else if (go_strobe) go_pending <= 1'b1;
     end
     wire [6:0]  lim_depth = (go_depth == 8'd0 || go_depth > 8'd63) ? 7'd63 : go_depth[6:0];
@@ -130,7 +142,7 @@ module estuary_chip #(
         .h_ecmd_valid(l_ev), .h_ecmd(3'd1), .h_ecmd_addr(l_ea), .h_ecmd_data(l_ed),
         .e_ready(e_ready),
         .h_mload(l_mload), .h_position(position), .m_busy(m_busy), .m_hash(m_hash),
-        .go(go_now), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
+        .go(go_r), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop_held || pin_sync[2]), .clear(clear_strobe || boot_clear),
         .cfg_null(cfg_null), .cfg_lmr(cfg_lmr), .cfg_tt_clocks(cfg_tt_clocks),
         .game_len(game_len), .hist_we(l_hwe), .hist_addr(l_hwa), .hist_data(l_hwd),
@@ -161,7 +173,7 @@ module estuary_chip #(
             copy_i    <= copy_i + 7'd1;
             s_pv_addr <= s_pv_addr + 6'd1;
         end
-        if (rst) begin
+        if (rst_c) begin
             rep_valid <= 1'b0;
             copying   <= 1'b0;
             best_due  <= 1'b0;
