@@ -83,11 +83,14 @@ ulx3s)
     # The evaluation unit starts with the search machine's net in its RAMs (EVALUNIT_INIT).
     $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
     if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py "$OUT/ulx3s.json"; fi
+    rm -f "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ulx3s.json" --lpf board/ulx3s.lpf \
         --freq "$MHZ" --placer-heap-timingweight 50 --textcfg "$OUT/ulx3s.config" \
         --report "$OUT/ulx3s.report.json" -l "$OUT/ulx3s.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|Info: Device utilisation" -A 14 "$OUT/ulx3s.pnr.log" | head -40
-    if [ -s "$OUT/ulx3s.config" ]; then
+    # Only a routed design makes a bitstream (with --no-route nextpnr still writes a
+    # configuration, of unrouted nets).
+    if [ -s "$OUT/ulx3s.config" ] && grep -q "Routing complete" "$OUT/ulx3s.pnr.log"; then
         yowasp-ecppack --compress "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
         ls -l "$OUT/ulx3s.bit"
     fi
