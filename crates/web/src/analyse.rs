@@ -30,12 +30,7 @@ pub struct GameRequest {
 /// mates as +/-10000 less the plies to mate, with `mate` set), and each move's judgement
 /// (`??`, `?`, `?!` or empty). Blocks for the searches: call it off the async runtime.
 pub fn analyse_game(req: &GameRequest) -> Result<Value, ApiError> {
-    let nodes = req.nodes.unwrap_or(DEFAULT_NODES);
-    if !(1..=MAX_NODES).contains(&nodes) {
-        return Err(ApiError::invalid(format!(
-            "nodes must be 1 to {MAX_NODES}, not {nodes}"
-        )));
-    }
+    let nodes = ApiError::node_limit(req.nodes, DEFAULT_NODES, MAX_NODES)?;
     let (games, error) = chess::pgn::read_games(&req.pgn);
     let Some(game) = games.into_iter().next() else {
         return Err(match error {

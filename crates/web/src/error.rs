@@ -40,6 +40,18 @@ impl ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
+    /// A request's node limit: `requested`, or `default` when absent; 422 unless 1 to `max`.
+    pub fn node_limit(requested: Option<u64>, default: u64, max: u64) -> Result<u64, ApiError> {
+        let nodes = requested.unwrap_or(default);
+        if (1..=max).contains(&nodes) {
+            Ok(nodes)
+        } else {
+            Err(ApiError::invalid(format!(
+                "nodes must be 1 to {max}, not {nodes}"
+            )))
+        }
+    }
+
     /// 503: the engine thread is not answering.
     pub fn unavailable(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)

@@ -33,12 +33,7 @@ pub struct TsumeRequest {
 /// `nomate`, `unknown` when a limit was hit), the line in USI, the SFEN of the position
 /// before the first move and after each, nodes and milliseconds.
 pub fn solve(req: &TsumeRequest) -> Result<Value, ApiError> {
-    let nodes = req.nodes.unwrap_or(MAX_NODES);
-    if !(1..=MAX_NODES).contains(&nodes) {
-        return Err(ApiError::invalid(format!(
-            "nodes must be 1 to {MAX_NODES}, not {nodes}"
-        )));
-    }
+    let nodes = ApiError::node_limit(req.nodes, MAX_NODES, MAX_NODES)?;
     let text = req.sfen.trim();
     let text = text.strip_prefix("sfen").map_or(text, str::trim);
     let pos = shogi::Position::from_sfen_relaxed(text)
