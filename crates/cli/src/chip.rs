@@ -140,11 +140,7 @@ fn go(rest: &[String]) -> Result<ExitCode, String> {
 fn bench(rest: &[String]) -> Result<ExitCode, String> {
     let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
     let depth = depth_arg(&args)?;
-    let count = args
-        .parsed::<usize>("positions")
-        .map_err(|e| e.to_string())?
-        .unwrap_or(search::bench::POSITIONS.len())
-        .clamp(1, search::bench::POSITIONS.len());
+    let count = positions_arg(&mut args)?;
     let sw_depth = args
         .parsed::<i32>("sw-depth")
         .map_err(|e| e.to_string())?
@@ -218,6 +214,17 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--positions N` of `bench` and `cores`: how many of the bench positions (all by default,
+/// at least one).
+fn positions_arg(args: &mut Args) -> Result<usize, String> {
+    let all = search::bench::POSITIONS.len();
+    Ok(args
+        .parsed::<usize>("positions")
+        .map_err(|e| e.to_string())?
+        .unwrap_or(all)
+        .clamp(1, all))
+}
+
 /// The DEPTH argument of `bench` and `cores` (8 by default).
 fn depth_arg(args: &Args) -> Result<u32, String> {
     if args.positional().len() > 1 {
@@ -249,11 +256,7 @@ fn cores(rest: &[String]) -> Result<ExitCode, String> {
             })
             .collect::<Result<_, _>>()?,
     };
-    let count = args
-        .parsed::<usize>("positions")
-        .map_err(|e| e.to_string())?
-        .unwrap_or(search::bench::POSITIONS.len())
-        .clamp(1, search::bench::POSITIONS.len());
+    let count = positions_arg(&mut args)?;
     let (net, config) = net_and_config(&mut args)?;
     args.finish().map_err(|e| e.to_string())?;
     let boards = search::bench::POSITIONS[..count]
