@@ -14,6 +14,8 @@
 //!   cores (or LIST, e.g. `1,3,16`) that a splitter hands root moves (`hw::chip::cores`):
 //!   the clocks to depth, the nodes, the speed-up over one core in the same run and how
 //!   busy the cores were.
+//! * `chip serve (--port PATH | --pty)` plays the board at the far end of a serial line
+//!   (`chip_serve`).
 
 use crate::args::Args;
 use chess::{Board, Move};
@@ -28,7 +30,8 @@ const USAGE: &str = "usage: estuary chip go [--fen FEN] [--depth D | --nodes N |
      [--net FILE] [--tt-entries N] [--tt-clocks K] | estuary chip bench [DEPTH] \
      [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K] \
      | estuary chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] \
-     [--tt-entries N] [--tt-clocks K]";
+     [--tt-entries N] [--tt-clocks K] | estuary chip serve (--port PATH [--baud N] | --pty) \
+     [--net FILE] [--tt-entries N] [--tt-clocks K]";
 
 /// Runs `estuary chip go|bench ...`.
 pub fn run(rest: &[String]) -> Result<ExitCode, String> {
@@ -40,6 +43,7 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
         "go" => go(rest),
         "bench" => bench(rest),
         "cores" => cores(rest),
+        "serve" => crate::chip_serve::run(rest),
         _ => Err(format!("unknown chip command '{sub}'\n{USAGE}")),
     }
 }
@@ -47,14 +51,17 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
 /// The machine for `--net`, `--tt-entries`, `--tt-clocks` (the built-in pure chip net by
 /// default).
 fn machine(args: &mut Args) -> Result<Machine, String> {
-    let (net, config) = net_and_config(args)?;
+    let (net, config) = net_and_config(args, Config::default())?;
     Machine::new(net, config).map_err(|e| e.to_string())
 }
 
-/// The net and the configuration of `--net`, `--tt-entries`, `--tt-clocks`.
-fn net_and_config(args: &mut Args) -> Result<(Arc<ChipNet>, Config), String> {
+/// The net and the configuration of `--net`, `--tt-entries`, `--tt-clocks` (`config` where
+/// they are not given; the built-in pure chip net by default).
+pub(crate) fn net_and_config(
+    args: &mut Args,
+    mut config: Config,
+) -> Result<(Arc<ChipNet>, Config), String> {
     let net = hw::chip::chip_net(args.value("net").as_deref())?;
-    let mut config = Config::default();
     if let Some(n) = args
         .parsed::<usize>("tt-entries")
         .map_err(|e| e.to_string())?
@@ -257,7 +264,7 @@ fn cores(rest: &[String]) -> Result<ExitCode, String> {
             .collect::<Result<_, _>>()?,
     };
     let count = positions_arg(&mut args)?;
-    let (net, config) = net_and_config(&mut args)?;
+    let (net, config) = net_and_config(&mut args, Config::default())?;
     args.finish().map_err(|e| e.to_string())?;
     let boards = search::bench::POSITIONS[..count]
         .iter()

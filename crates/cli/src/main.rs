@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod book;
 mod chip;
+mod chip_serve;
 mod datagen;
 mod eval_cmd;
 mod hw;
@@ -55,6 +56,10 @@ commands:
                       the machine's model on several cores that a splitter hands root moves:
                       clocks to depth and nodes on the bench positions, the speed-up over one
                       core, private or shared tables
+  chip serve (--port PATH [--baud N] | --pty) [--net FILE] [--tt-entries N] [--tt-clocks K]
+                      the machine's model as a board at the far end of a serial line (or a
+                      pseudo-terminal, whose path it prints): what `uci --device chip --port`
+                      talks to when there is no board
   uci [--device software|chip-model|chip-rtl|chip --port PATH [--baud N]]
                       the UCI engine (also what `estuary` with no arguments runs); chip-model:
                       the search machine's model, its time as chip clocks (docs/chip.md);

@@ -28,7 +28,7 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
                 name: format!("chip on {path}"),
                 // As hw/board/ulx3s_top.v builds it.
                 config: hw::chip::Config {
-                    tt_entries: 1 << 12,
+                    tt_entries: crate::chip_serve::BOARD_TT_ENTRIES,
                     ..hw::chip::Config::default()
                 },
                 serve,

@@ -26,7 +26,7 @@ use std::sync::Arc;
 pub const EMBEDDED_NET: &str = "<embedded>";
 
 pub use chip::{run_chip, ChipDevice, ChipServer, CHIP_ENGINE_NAME};
-pub use chip_serial::serial_server;
+pub use chip_serial::{open_raw, serial_server};
 pub use go::parse_go;
 use own_book::NO_BOOK;
 
