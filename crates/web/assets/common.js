@@ -26,10 +26,15 @@ export function follow(handlers) {
     return source
 }
 
-/** mm:ss of a number of milliseconds. */
-export function clock(ms) {
+/** mm:ss of a number of milliseconds (h:mm:ss from an hour on); with `tenths`, below
+ *  10 seconds mm:ss.t, as a game clock shows its last seconds. */
+export function clock(ms, tenths = false) {
+    ms = Math.max(0, ms)
+    const two = n => String(n).padStart(2, "0")
     const s = Math.floor(ms / 1000)
-    return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`
+    if (s >= 3600) return `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`
+    const text = `${two(Math.floor(s / 60))}:${two(s % 60)}`
+    return tenths && ms < 10000 ? `${text}.${Math.floor(ms / 100) % 10}` : text
 }
 
 /** Shows `message` in the page's error line (an empty message clears it). */

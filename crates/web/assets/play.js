@@ -25,14 +25,49 @@ for (let l = 0; l <= 20; l++) {
 }
 $("level").value = "10"
 
+/** Shows the inputs the chosen engine strength and clock need. With a game clock the
+ *  engine's time comes from it, so there is no time a move to give. */
 function showMode() {
     const mode = $("mode").value
-    $("seconds").style.display = mode === "time" ? "" : "none"
+    const timed = $("clock").value !== "none"
+    $("mode").options[0].textContent = timed ? "full strength" : "time a move"
+    $("seconds").style.display = mode === "time" && !timed ? "" : "none"
     $("level").style.display = mode === "level" ? "" : "none"
     $("elo").style.display = mode === "elo" ? "" : "none"
+    $("custom-clock").style.display = $("clock").value === "custom" ? "" : "none"
 }
 $("mode").addEventListener("change", showMode)
+$("clock").addEventListener("change", showMode)
 showMode()
+
+/** The new game's `clock` from the page's choice: null for an untimed game. */
+function chosenClock() {
+    const choice = $("clock").value
+    if (choice === "none") return null
+    const [minutes, seconds] = choice === "custom"
+        ? [parseFloat($("minutes").value), parseFloat($("increment").value || "0")]
+        : choice.split("+").map(Number)
+    // A custom value that is not a number goes as null: the server says what is wrong.
+    const ms = x => Number.isFinite(x) ? Math.round(x * 1000) : null
+    return {base_ms: ms(minutes * 60), increment_ms: ms(seconds)}
+}
+
+/** Sets the clock choice to the game's time control (after a reload). */
+function showClockChoice(control) {
+    if (!control) {
+        $("clock").value = "none"
+    } else {
+        const text = `${control.base_ms / 60000}+${control.increment_ms / 1000}`
+        if ([...$("clock").options].some(o => o.value === text)) {
+            $("clock").value = text
+        } else {
+            $("clock").value = "custom"
+            $("minutes").value = control.base_ms / 60000
+            $("increment").value = control.increment_ms / 1000
+        }
+    }
+    showMode()
+}
 
 /** Shows the game `s` (the server's state). */
 async function render(s) {
@@ -155,7 +190,9 @@ $("new").addEventListener("click", () => {
     const colour = $("colour").value
     const body = {colour, book: $("book").checked}
     const mode = $("mode").value
-    if (mode === "time") body.movetime_ms = Math.round(parseFloat($("seconds").value) * 1000)
+    const gameClock = chosenClock()
+    if (gameClock) body.clock = gameClock
+    else if (mode === "time") body.movetime_ms = Math.round(parseFloat($("seconds").value) * 1000)
     if (mode === "level") body.level = parseInt($("level").value, 10)
     if (mode === "elo") body.elo = parseInt($("elo").value, 10)
     board.setOrientation(colour === "white" ? COLOR.white : COLOR.black)
@@ -181,19 +218,33 @@ $("download").addEventListener("click", () => {
     URL.revokeObjectURL(a.href)
 })
 
-/** The clocks: each side's time used, the side to move's still running. */
+/** The clocks as the server last sent them, the side to move's still running: with a
+ *  time control each side's time left, counting down (the server decides the flag's fall
+ *  and sends it); untimed, each side's thinking time used, counting up. */
 function tick() {
     if (!state) return
+    const c = state.clocks
     for (const side of ["white", "black"]) {
-        let ms = state.clocks[side + "_ms"]
-        const running = state.clocks.running === side
-        if (running) ms += performance.now() - receivedAt
+        let ms = c[side + "_ms"]
+        const running = c.running === side
+        if (running) ms += (c.timed ? -1 : 1) * (performance.now() - receivedAt)
         const el = $("clock-" + side)
-        el.textContent = `${side === "white" ? "White" : "Black"} ${clock(ms)}`
+        el.textContent = `${side === "white" ? "White" : "Black"} ${clock(ms, c.timed)}`
         el.classList.toggle("running", running)
+        el.classList.toggle("low", c.timed && ms < 10000)
+        el.classList.toggle("flagged", c.flagged === side)
     }
+    const control = state.settings.clock
+    $("clock-kind").textContent = control ? controlText(control) : "untimed: time used"
 }
-setInterval(tick, 250)
+
+/** A time control as minutes + increment seconds (`3+2`); a base under a minute in seconds. */
+function controlText(control) {
+    const base = control.base_ms < 60000
+        ? `${control.base_ms / 1000} s` : String(+(control.base_ms / 60000).toFixed(2))
+    return `${base}+${control.increment_ms / 1000}`
+}
+setInterval(tick, 100)
 
 follow({
     play: s => render(s),
@@ -205,5 +256,6 @@ api("/api/play").then(s => {
     board.setOrientation(s.human === "white" ? COLOR.white : COLOR.black)
     $("colour").value = s.human
     $("book").checked = s.settings.book
+    showClockChoice(s.settings.clock)
     return render(s)
 }).catch(e => showError(e.message))

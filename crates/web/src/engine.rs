@@ -7,9 +7,13 @@
 //! best move comes back through the queue, is played, and goes out to the browsers as a
 //! server-sent event. Every search has a number; an event of a search that was abandoned
 //! (take back, new game, a new analysis) is recognised by it and dropped.
+//!
+//! The game's clocks are kept here too: the thread wakes when the side to move's flag is due
+//! and looks at the clock before and after every message, so a flag's fall ends the game
+//! (the engine's search abandoned) and goes out to the browsers whether or not anyone asks.
 
 use crate::error::ApiError;
-use crate::play::{NewGame, PlayGame, Settings, Source};
+use crate::play::{NewGame, PlayGame, Settings, Source, DEFAULT_MOVETIME_MS};
 use chess::rng::Rng;
 use chess::{Board, Color, Move};
 use search::score::{is_mate, mate_moves};
@@ -26,6 +30,8 @@ const HASH_MB: usize = 32;
 pub const MAX_MULTIPV: usize = 8;
 /// An infinite analysis nobody stops ends after this long (a closed browser tab).
 const ANALYSIS_CAP: Duration = Duration::from_secs(600);
+/// How often the engine thread wakes with nothing to do (to end a forgotten analysis).
+const IDLE_WAKE: Duration = Duration::from_secs(1);
 
 /// A server-sent event: its name and its JSON data.
 #[derive(Clone, Debug)]
@@ -157,6 +163,8 @@ struct EngineThread {
     /// Counts the game's changes: the page shows the newest state it has (an answer and an
     /// event may arrive in either order).
     version: u64,
+    /// The flag's fall in this game has gone out to the browsers.
+    flag_announced: bool,
 }
 
 impl EngineThread {
@@ -171,7 +179,12 @@ impl EngineThread {
         EngineThread {
             tx,
             events,
-            game: PlayGame::new(Board::startpos(), Color::White, Settings::default()),
+            game: PlayGame::new(
+                Board::startpos(),
+                Color::White,
+                Settings::default(),
+                Instant::now(),
+            ),
             play_pool: ThreadPool::new(1, HASH_MB, device::SoftwareDevice::default),
             play_search: None,
             analyse_pool: ThreadPool::new(1, HASH_MB, device::SoftwareDevice::default),
@@ -180,12 +193,20 @@ impl EngineThread {
             rng: Rng::new(seed | 1),
             next_id: 0,
             version: 0,
+            flag_announced: false,
         }
     }
 
     fn run(mut self, rx: mpsc::Receiver<Msg>) {
         loop {
-            match rx.recv_timeout(Duration::from_secs(1)) {
+            // Awake when the side to move's flag is due (a millisecond after, so it has).
+            let wait = self
+                .game
+                .until_flag(Instant::now())
+                .map_or(IDLE_WAKE, |d| (d + Duration::from_millis(1)).min(IDLE_WAKE));
+            let msg = rx.recv_timeout(wait);
+            self.watch_clock();
+            match msg {
                 Ok(Msg::Command(cmd, reply)) => {
                     let answer = self.command(cmd);
                     let _ = reply.send(answer);
@@ -194,6 +215,7 @@ impl EngineThread {
                 Ok(Msg::Shutdown) | Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
             }
+            self.watch_clock();
             if self
                 .analyse_search
                 .as_ref()
@@ -214,9 +236,21 @@ impl EngineThread {
     }
 
     fn play_state(&self) -> Value {
-        let mut v = self.game.to_json(self.play_search.is_some());
+        let mut v = self
+            .game
+            .to_json(self.play_search.is_some(), Instant::now());
         v["version"] = json!(self.version);
         v
+    }
+
+    /// Ends the game when the side to move's flag has fallen: the engine's search (if it was
+    /// the engine's flag) is abandoned and the pages are told, once.
+    fn watch_clock(&mut self) {
+        if self.game.check_clock(Instant::now()) && !self.flag_announced {
+            self.flag_announced = true;
+            self.abandon_play_search();
+            self.emit_play();
+        }
     }
 
     /// Tells the pages that the game changed.
@@ -239,7 +273,8 @@ impl EngineThread {
                 let (human, start, settings) = req.check()?;
                 self.abandon_play_search();
                 self.play_pool.clear();
-                self.game = PlayGame::new(start, human, settings);
+                self.game = PlayGame::new(start, human, settings, Instant::now());
+                self.flag_announced = false;
                 self.engine_turn();
                 self.emit_play();
                 Ok(self.play_state())
@@ -250,7 +285,7 @@ impl EngineThread {
                         "it is the engine's turn, not yours (press Move now to hurry it)",
                     ));
                 }
-                self.game.human_move(&text)?;
+                self.game.human_move(&text, Instant::now())?;
                 self.engine_turn();
                 self.emit_play();
                 Ok(self.play_state())
@@ -264,11 +299,9 @@ impl EngineThread {
                 Ok(json!({"stopping": true}))
             }
             Command::PlayUndo => {
-                if !self.game.moves.iter().any(|&(_, s)| s == Source::Human) {
-                    return Err(ApiError::conflict("there is no move of yours to take back"));
-                }
+                self.game.check_take_back(Instant::now())?;
                 self.abandon_play_search();
-                self.game.take_back()?;
+                self.game.take_back(Instant::now())?;
                 self.emit_play();
                 Ok(self.play_state())
             }
@@ -300,13 +333,13 @@ impl EngineThread {
         let pos = self.game.position();
         let book = self.book.as_ref().filter(|_| self.game.settings.book);
         if let Some(m) = book.and_then(|b| b.choose(&pos, &mut self.rng)) {
-            if self.game.engine_move(m.mv, Source::Book) {
+            if self.game.engine_move(m.mv, Source::Book, Instant::now()) {
                 return;
             }
         }
         self.next_id += 1;
         let id = self.next_id;
-        let mut limits = Limits::movetime(self.game.settings.movetime_ms as i64);
+        let (mut limits, move_overhead) = self.search_time();
         let mut multipv = 1;
         let level = self.game.settings.level.map(|level| {
             // Weakened as UCI's `Skill Level`: a node cap, four lines, a weighted draw.
@@ -319,7 +352,7 @@ impl EngineThread {
             moves: self.game.move_list(),
             limits,
             multipv,
-            move_overhead: 0,
+            move_overhead,
             listener: self.listener(id),
             tt: self.play_pool.tt().clone(),
         };
@@ -330,6 +363,32 @@ impl EngineThread {
             lines: Vec::new(),
         });
         self.play_pool.start(job);
+    }
+
+    /// The play search's time limits and Move Overhead: a time a move, or in a game with a
+    /// clock both sides' time left and increments, which the search turns into its budget as
+    /// it does UCI's `go wtime btime winc binc` (`search::TimeBudget::plan`), with UCI's
+    /// default Move Overhead for the moments between the server's clock and the search's.
+    fn search_time(&self) -> (Limits, u64) {
+        let Some(tc) = self.game.settings.clock else {
+            let movetime = self
+                .game
+                .settings
+                .movetime_ms
+                .unwrap_or(DEFAULT_MOVETIME_MS);
+            return (Limits::movetime(movetime as i64), 0);
+        };
+        let now = Instant::now();
+        let left = |side| Some(self.game.clock_ms(side, now) as i64);
+        let inc = Some(tc.increment_ms as i64);
+        let limits = Limits {
+            wtime: left(Color::White),
+            btime: left(Color::Black),
+            winc: inc,
+            binc: inc,
+            ..Limits::default()
+        };
+        (limits, uci::DEFAULT_MOVE_OVERHEAD)
     }
 
     fn search_event(&mut self, id: u64, ev: Event) {
@@ -375,7 +434,8 @@ impl EngineThread {
                 }
                 self.play_search = None;
                 if choice != Move::NULL {
-                    self.game.engine_move(choice, Source::Engine);
+                    self.game
+                        .engine_move(choice, Source::Engine, Instant::now());
                 }
                 self.emit_play();
             }

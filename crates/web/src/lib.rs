@@ -4,12 +4,14 @@
 //! over server-sent events. docs/web.md describes the routes, the API and the events.
 //!
 //! The layers: [`api`] the routes (axum on tokio), [`engine`] the thread that owns the game
-//! and the search pools, [`play`] the game's rules and clocks, [`analyse`] and [`tsume`] the
-//! heavy one-shot jobs, [`assets`] the embedded pages and npm libraries.
+//! and the search pools, [`play`] the game's rules and end, [`clock`] its clocks,
+//! [`analyse`] and [`tsume`] the heavy one-shot jobs, [`assets`] the embedded pages and npm
+//! libraries.
 
 pub mod analyse;
 pub mod api;
 pub mod assets;
+pub mod clock;
 pub mod engine;
 pub mod error;
 pub mod play;

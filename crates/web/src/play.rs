@@ -1,22 +1,30 @@
-//! The game on the play page: the moves, whose turn it is, the clocks, the end by the rules,
-//! and its PGN. Pure state: the engine thread ([`crate::engine`]) owns one and searches for it.
+//! The game on the play page: the moves, whose turn it is, the clocks, the end by the rules
+//! or on time, and its PGN. Pure state: the engine thread ([`crate::engine`]) owns one and
+//! searches for it. The methods that touch the clocks are told the moment they act at.
 
+use crate::clock::{ClockRequest, GameClock, TimeControl};
 use crate::error::ApiError;
 use chess::pgn::{Game, GameResult, PgnMove};
-use chess::{Board, Color, Move, Position};
+use chess::{Board, Color, Move, PieceKind, Position};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The shortest and longest engine time a move, ms.
 pub const MOVETIME_RANGE: (u64, u64) = (50, 60_000);
+/// The engine's time a move in an untimed game when the new game names none, ms.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
-/// How the engine plays: a time a move, and optionally a strength level.
+/// How the game is timed and the engine plays: a time a move or a game clock, and
+/// optionally a strength level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// Milliseconds the engine thinks a move (at most; a weakened engine stops at its node
-    /// cap sooner).
-    pub movetime_ms: u64,
+    /// Milliseconds the engine thinks a move in an untimed game (at most; a weakened engine
+    /// stops at its node cap sooner); `None` when the game has a clock, which sets the
+    /// engine's time as UCI's `wtime`/`btime`/`winc`/`binc` do.
+    pub movetime_ms: Option<u64>,
+    /// The game's time control; `None`: untimed.
+    pub clock: Option<TimeControl>,
     /// `Skill Level` 0 to 19 (`None`: full strength), as `uci::strength` plays it.
     pub level: Option<u32>,
     /// The `UCI_Elo` the level was picked from, when the player chose by Elo.
@@ -28,7 +36,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            movetime_ms: 1000,
+            movetime_ms: Some(DEFAULT_MOVETIME_MS),
+            clock: None,
             level: None,
             elo: None,
             book: true,
@@ -42,8 +51,10 @@ impl Default for Settings {
 pub struct NewGame {
     /// `"white"` or `"black"`: the side the person plays (default white).
     pub colour: Option<String>,
-    /// The engine's time a move, ms.
+    /// The engine's time a move, ms (untimed games only).
     pub movetime_ms: Option<u64>,
+    /// A game clock, minutes + increment (default: none, an untimed game).
+    pub clock: Option<ClockRequest>,
     /// A strength level, 0 (weakest) to 20 (full strength).
     pub level: Option<u32>,
     /// A strength by `UCI_Elo` (1000 to 2600), mapped to a level as UCI does.
@@ -71,13 +82,23 @@ impl NewGame {
             Some(fen) => Board::from_fen(fen)
                 .map_err(|e| ApiError::invalid(format!("bad FEN '{fen}': {e}")))?,
         };
-        let movetime_ms = self.movetime_ms.unwrap_or(Settings::default().movetime_ms);
-        if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&movetime_ms) {
-            return Err(ApiError::invalid(format!(
-                "movetime_ms must be {} to {}, not {movetime_ms}",
-                MOVETIME_RANGE.0, MOVETIME_RANGE.1
-            )));
+        let clock = self.clock.as_ref().map(ClockRequest::check).transpose()?;
+        if clock.is_some() && self.movetime_ms.is_some() {
+            return Err(ApiError::invalid(
+                "give movetime_ms or clock, not both: with a clock the engine's time comes from it",
+            ));
         }
+        let movetime_ms = match self.movetime_ms {
+            Some(ms) if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&ms) => {
+                return Err(ApiError::invalid(format!(
+                    "movetime_ms must be {} to {}, not {ms}",
+                    MOVETIME_RANGE.0, MOVETIME_RANGE.1
+                )))
+            }
+            Some(ms) => Some(ms),
+            None if clock.is_some() => None,
+            None => Settings::default().movetime_ms,
+        };
         let mut strength = uci::strength::Strength::default();
         if let Some(level) = self.level {
             if level > uci::strength::MAX_LEVEL {
@@ -100,6 +121,7 @@ impl NewGame {
         }
         let settings = Settings {
             movetime_ms,
+            clock,
             level: strength.level(),
             elo: self.elo,
             book: self.book.unwrap_or(true),
@@ -128,33 +150,28 @@ pub struct PlayGame {
     pub moves: Vec<(Move, Source)>,
     /// The side the person plays.
     pub human: Color,
-    /// How the engine plays.
+    /// How the game is timed and the engine plays.
     pub settings: Settings,
-    /// Thinking time used by each side so far (white, black), ms.
-    used_ms: [u64; 2],
-    /// When the side to move's turn began; `None` until the game's first move when the
-    /// person moves first (the clocks start with the first move).
-    turn_started: Option<Instant>,
+    /// Both sides' clocks: time left, or in an untimed game time used.
+    clock: GameClock,
+    /// The side whose flag fell: the game is over on time.
+    flagged: Option<Color>,
 }
 
 impl PlayGame {
-    /// A new game from `start` with the person playing `human`.
-    pub fn new(start: Board, human: Color, settings: Settings) -> PlayGame {
-        let engine_first = start.side_to_move() != human;
+    /// A new game from `start` with the person playing `human`, at `now`. The clocks start
+    /// with the game's first move, or at once when the engine moves first.
+    pub fn new(start: Board, human: Color, settings: Settings, now: Instant) -> PlayGame {
+        let engine_first = start.side_to_move() != human
+            && search::selfplay::game_over(&Position::new(start)).is_none();
         PlayGame {
             start,
             moves: Vec::new(),
             human,
+            clock: GameClock::new(settings.clock, engine_first, now),
             settings,
-            used_ms: [0, 0],
-            turn_started: engine_first.then(Instant::now),
+            flagged: None,
         }
-    }
-
-    /// Milliseconds since the side to move's turn began (0 before the clocks start).
-    fn turn_ms(&self) -> u64 {
-        self.turn_started
-            .map_or(0, |t| t.elapsed().as_millis() as u64)
     }
 
     /// The position now, with the game's history (for repetitions).
@@ -171,28 +188,80 @@ impl PlayGame {
         self.moves.iter().map(|&(m, _)| m).collect()
     }
 
-    /// The result and the reason when the game has ended by the rules (mate, stalemate,
-    /// fifty moves, threefold repetition, insufficient material).
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        let first = self.start.side_to_move();
+        if self.moves.len().is_multiple_of(2) {
+            first
+        } else {
+            !first
+        }
+    }
+
+    /// The result and the reason when the game has ended: on time, or by the rules (mate,
+    /// stalemate, fifty moves, threefold repetition, insufficient material).
     pub fn over(&self) -> Option<(&'static str, String)> {
-        search::selfplay::game_over(&self.position())
+        match self.flagged {
+            Some(side) => Some(on_time(side, &self.position())),
+            None => search::selfplay::game_over(&self.position()),
+        }
+    }
+
+    /// The side whose flag fell, if one did.
+    pub fn flagged(&self) -> Option<Color> {
+        self.flagged
     }
 
     /// True when the engine is to move in a game still going on.
     pub fn engine_to_move(&self) -> bool {
-        self.over().is_none() && self.position().side_to_move() != self.human
+        self.over().is_none() && self.turn() != self.human
     }
 
-    /// Plays `m` (checked legal by the caller) for the side to move, charging its clock.
-    fn push(&mut self, m: Move, source: Source) {
-        let side = self.position().side_to_move();
-        self.used_ms[side as usize] += self.turn_ms();
-        self.turn_started = Some(Instant::now());
+    /// Ends the game on time when the side to move's clock has run out at `now`. True when
+    /// the game is over on time (from now or from before).
+    pub fn check_clock(&mut self, now: Instant) -> bool {
+        let turn = self.turn();
+        if self.flagged.is_none() && self.clock.until_flag(turn, now) == Some(Duration::ZERO) {
+            self.clock.stop(turn, now);
+            // A game over by the rules has stopped clocks; this only guards that.
+            if search::selfplay::game_over(&self.position()).is_none() {
+                self.flagged = Some(turn);
+            }
+        }
+        self.flagged.is_some()
+    }
+
+    /// How long from `now` until the side to move's flag falls; `None` when no flag can
+    /// fall (an untimed game, clocks that stand, a game over).
+    pub fn until_flag(&self, now: Instant) -> Option<Duration> {
+        match self.flagged {
+            Some(_) => None,
+            None => self.clock.until_flag(self.turn(), now),
+        }
+    }
+
+    /// `side`'s clock at `now`, ms: the time left (at least 0), or in an untimed game the
+    /// time used.
+    pub fn clock_ms(&self, side: Color, now: Instant) -> u64 {
+        self.clock.reading(side, self.turn(), now).max(0) as u64
+    }
+
+    /// Plays `m` (checked legal by the caller) for the side to move at `now`: its clock is
+    /// charged and gains the increment; the clocks stop when the move ends the game.
+    fn push(&mut self, m: Move, source: Source, now: Instant) {
+        let mover = self.turn();
+        self.clock.moved(mover, now);
         self.moves.push((m, source));
+        if self.over().is_some() {
+            self.clock.stop(!mover, now);
+        }
     }
 
-    /// Plays the person's move, given in UCI (`e2e4`, `e7e8q`) or SAN: refused when the
-    /// game is over, when it is the engine's turn, or when the move is not legal.
-    pub fn human_move(&mut self, text: &str) -> Result<Move, ApiError> {
+    /// Plays the person's move at `now`, given in UCI (`e2e4`, `e7e8q`) or SAN: refused
+    /// when the game is over (on time too), when it is the engine's turn, or when the move
+    /// is not legal.
+    pub fn human_move(&mut self, text: &str, now: Instant) -> Result<Move, ApiError> {
+        self.check_clock(now);
         if let Some((result, reason)) = self.over() {
             return Err(ApiError::conflict(format!(
                 "the game is over ({result}, {reason}); start a new game"
@@ -209,35 +278,53 @@ impl PlayGame {
             .parse_uci_move(text)
             .or_else(|_| pos.parse_san(text))
             .map_err(|e| ApiError::invalid(format!("illegal move '{text}': {e}")))?;
-        self.push(m, Source::Human);
+        self.push(m, Source::Human, now);
         Ok(m)
     }
 
-    /// Plays the engine's move (from the search or the book) if it is legal here.
-    pub fn engine_move(&mut self, m: Move, source: Source) -> bool {
+    /// Plays the engine's move (from the search or the book) at `now` if the game goes on
+    /// and the move is legal here.
+    pub fn engine_move(&mut self, m: Move, source: Source, now: Instant) -> bool {
+        self.check_clock(now);
         let legal = self.over().is_none() && self.position().is_legal(m);
         if legal {
-            self.push(m, source);
+            self.push(m, source, now);
         }
         legal
     }
 
-    /// Takes back the last moves until the person is to move again, the person's last move
-    /// included: two plies after an engine reply, one when the engine had not replied yet.
-    /// Refused when no move of the person's can be taken back.
-    pub fn take_back(&mut self) -> Result<usize, ApiError> {
+    /// Takes back the last moves at `now` until the person is to move again, the person's
+    /// last move included: two plies after an engine reply, one when the engine had not
+    /// replied yet. The time spent stays spent: the side to move's clock is charged, and the
+    /// person's runs from now. Refused when no move of the person's can be taken back, and
+    /// after a flag's fall.
+    pub fn take_back(&mut self, now: Instant) -> Result<usize, ApiError> {
+        self.check_take_back(now)?;
         let last_human = self
             .moves
             .iter()
             .rposition(|&(_, s)| s == Source::Human)
             .ok_or_else(|| ApiError::conflict("there is no move of yours to take back"))?;
+        self.clock.restart(self.turn(), now);
         let removed = self.moves.len() - last_human;
         self.moves.truncate(last_human);
-        self.turn_started = self.turn_started.map(|_| Instant::now());
         Ok(removed)
     }
 
-    /// The game as PGN, with the result if it is over.
+    /// Whether [`PlayGame::take_back`] would take back a move at `now`, and if not why.
+    pub fn check_take_back(&mut self, now: Instant) -> Result<(), ApiError> {
+        if self.check_clock(now) {
+            return Err(ApiError::conflict(
+                "the game was decided on time and cannot be taken back; start a new game",
+            ));
+        }
+        if !self.moves.iter().any(|&(_, s)| s == Source::Human) {
+            return Err(ApiError::conflict("there is no move of yours to take back"));
+        }
+        Ok(())
+    }
+
+    /// The game as PGN, with its time control and, if it is over, the result.
     pub fn pgn(&self) -> String {
         let mut game = Game::new(self.start);
         let (white, black) = if self.human == Color::White {
@@ -246,6 +333,7 @@ impl PlayGame {
             (uci::ENGINE_NAME, "Human")
         };
         let result = self.over().map_or("*", |(r, _)| r);
+        let time_control = self.settings.clock.map_or("-".into(), |c| c.pgn_tag());
         game.tags = vec![
             ("Event".into(), "Estuary web game".into()),
             ("Site".into(), "estuary serve".into()),
@@ -254,7 +342,12 @@ impl PlayGame {
             ("White".into(), white.into()),
             ("Black".into(), black.into()),
             ("Result".into(), result.into()),
+            ("TimeControl".into(), time_control),
         ];
+        if self.flagged.is_some() {
+            game.tags
+                .push(("Termination".into(), "time forfeit".into()));
+        }
         if self.start.to_fen() != chess::STARTPOS {
             game.tags.push(("SetUp".into(), "1".into()));
             game.tags.push(("FEN".into(), self.start.to_fen()));
@@ -264,8 +357,8 @@ impl PlayGame {
         game.to_pgn()
     }
 
-    /// Everything the page shows, as JSON. `thinking`: the engine is searching now.
-    pub fn to_json(&self, thinking: bool) -> Value {
+    /// Everything the page shows, as JSON, at `now`. `thinking`: the engine is searching.
+    pub fn to_json(&self, thinking: bool, now: Instant) -> Value {
         let pos = self.position();
         let mut board = self.start;
         let moves: Vec<Value> = self
@@ -287,11 +380,11 @@ impl PlayGame {
             .collect();
         let over = self.over();
         let turn = pos.side_to_move();
-        let running = (over.is_none() && self.turn_started.is_some()).then(|| colour_name(turn));
-        let mut clocks = self.used_ms;
-        if over.is_none() {
-            clocks[turn as usize] += self.turn_ms();
-        }
+        let running = (over.is_none() && self.clock.running()).then(|| colour_name(turn));
+        let clock = self
+            .settings
+            .clock
+            .map(|c| json!({"base_ms": c.base_ms, "increment_ms": c.increment_ms}));
         json!({
             "start_fen": self.start.to_fen(),
             "fen": pos.to_fen(),
@@ -303,14 +396,50 @@ impl PlayGame {
             "over": over.as_ref().map(|(result, reason)| json!({"result": result, "reason": reason})),
             "settings": {
                 "movetime_ms": self.settings.movetime_ms,
+                "clock": clock,
                 "level": self.settings.level,
                 "elo": self.settings.elo,
                 "book": self.settings.book,
             },
-            "clocks": {"white_ms": clocks[0], "black_ms": clocks[1], "running": running},
+            "clocks": {
+                "white_ms": self.clock_ms(Color::White, now),
+                "black_ms": self.clock_ms(Color::Black, now),
+                "running": running,
+                "timed": self.settings.clock.is_some(),
+                "flagged": self.flagged.map(colour_name),
+            },
             "pgn": self.pgn(),
         })
     }
+}
+
+/// The result when `side`'s flag fell: a loss, or a draw when the other side has nothing to
+/// mate with.
+fn on_time(side: Color, board: &Board) -> (&'static str, String) {
+    let (name, other) = if side == Color::White {
+        ("White", "Black")
+    } else {
+        ("Black", "White")
+    };
+    if cannot_mate(board, !side) {
+        (
+            "1/2-1/2",
+            format!("{name} ran out of time; {other} cannot mate"),
+        )
+    } else if side == Color::White {
+        ("0-1", format!("{name} lost on time"))
+    } else {
+        ("1-0", format!("{name} lost on time"))
+    }
+}
+
+/// True when `side` has nothing to mate with: its king alone, or with one bishop or one
+/// knight and nothing else. (A simple rule: FIDE's asks whether any series of legal moves
+/// could mate, which a lone knight sometimes can against pieces that block their own king.)
+fn cannot_mate(board: &Board, side: Color) -> bool {
+    let n = |k| board.pieces(side, k).count();
+    n(PieceKind::Pawn) + n(PieceKind::Rook) + n(PieceKind::Queen) == 0
+        && n(PieceKind::Knight) + n(PieceKind::Bishop) <= 1
 }
 
 /// `"white"` or `"black"`.
@@ -327,18 +456,35 @@ mod tests {
     use super::*;
 
     fn game(human: Color) -> PlayGame {
-        PlayGame::new(Board::startpos(), human, Settings::default())
+        PlayGame::new(
+            Board::startpos(),
+            human,
+            Settings::default(),
+            Instant::now(),
+        )
     }
 
     #[test]
     fn moves_are_checked_for_turn_legality_and_the_end() {
         let mut g = game(Color::White);
-        assert_eq!(g.human_move("e2e5").unwrap_err().status.as_u16(), 422);
-        assert!(g.human_move("e4").is_ok());
-        assert_eq!(g.human_move("d2d4").unwrap_err().status.as_u16(), 409);
+        assert_eq!(
+            g.human_move("e2e5", Instant::now())
+                .unwrap_err()
+                .status
+                .as_u16(),
+            422
+        );
+        assert!(g.human_move("e4", Instant::now()).is_ok());
+        assert_eq!(
+            g.human_move("d2d4", Instant::now())
+                .unwrap_err()
+                .status
+                .as_u16(),
+            409
+        );
         assert!(g.engine_to_move());
         let e5 = g.position().parse_uci_move("e7e5").unwrap();
-        assert!(g.engine_move(e5, Source::Engine));
+        assert!(g.engine_move(e5, Source::Engine, Instant::now()));
         assert_eq!(g.moves.len(), 2);
         // Fool's mate the other way round: the game ends and refuses moves.
         let mut g = game(Color::Black);
@@ -349,33 +495,45 @@ mod tests {
         ] {
             let mv = g.position().parse_uci_move(m).unwrap();
             if s == Source::Human {
-                g.human_move(m).unwrap();
+                g.human_move(m, Instant::now()).unwrap();
             } else {
-                assert!(g.engine_move(mv, s));
+                assert!(g.engine_move(mv, s, Instant::now()));
             }
         }
-        g.human_move("Qh4#").unwrap();
+        g.human_move("Qh4#", Instant::now()).unwrap();
         assert_eq!(g.over().map(|o| o.0), Some("0-1"));
-        assert_eq!(g.human_move("a7a6").unwrap_err().status.as_u16(), 409);
+        assert_eq!(
+            g.human_move("a7a6", Instant::now())
+                .unwrap_err()
+                .status
+                .as_u16(),
+            409
+        );
         assert!(g.pgn().contains("2. g4 Qh4# 0-1"), "{}", g.pgn());
     }
 
     #[test]
     fn take_back_returns_to_the_persons_turn() {
         let mut g = game(Color::White);
-        assert_eq!(g.take_back().unwrap_err().status.as_u16(), 409);
-        g.human_move("e2e4").unwrap();
+        assert_eq!(
+            g.take_back(Instant::now()).unwrap_err().status.as_u16(),
+            409
+        );
+        g.human_move("e2e4", Instant::now()).unwrap();
         let e5 = g.position().parse_uci_move("e7e5").unwrap();
-        g.engine_move(e5, Source::Engine);
-        assert_eq!(g.take_back().unwrap(), 2);
+        g.engine_move(e5, Source::Engine, Instant::now());
+        assert_eq!(g.take_back(Instant::now()).unwrap(), 2);
         assert!(g.moves.is_empty());
-        g.human_move("d2d4").unwrap();
-        assert_eq!(g.take_back().unwrap(), 1);
+        g.human_move("d2d4", Instant::now()).unwrap();
+        assert_eq!(g.take_back(Instant::now()).unwrap(), 1);
         // As Black, the engine's first move stays.
         let mut g = game(Color::Black);
         let e4 = g.position().parse_uci_move("e2e4").unwrap();
-        g.engine_move(e4, Source::Book);
-        assert_eq!(g.take_back().unwrap_err().status.as_u16(), 409);
+        g.engine_move(e4, Source::Book, Instant::now());
+        assert_eq!(
+            g.take_back(Instant::now()).unwrap_err().status.as_u16(),
+            409
+        );
         assert_eq!(g.moves.len(), 1);
     }
 
@@ -388,6 +546,17 @@ mod tests {
         };
         let (c, _, s) = ok.check().unwrap();
         assert_eq!((c, s.level), (Color::Black, Some(10)));
+        assert_eq!((s.movetime_ms, s.clock), (Some(1000), None));
+        let clocked = NewGame {
+            clock: Some(ClockRequest {
+                base_ms: json!(180_000),
+                increment_ms: Some(json!(2000)),
+            }),
+            ..NewGame::default()
+        };
+        let (_, _, s) = clocked.check().unwrap();
+        assert_eq!(s.movetime_ms, None);
+        assert_eq!(s.clock.map(|c| c.pgn_tag()).as_deref(), Some("180+2"));
         for bad in [
             NewGame {
                 colour: Some("red".into()),
@@ -409,8 +578,104 @@ mod tests {
                 fen: Some("8/8/8 w".into()),
                 ..NewGame::default()
             },
+            NewGame {
+                movetime_ms: Some(1000),
+                ..clocked.clone()
+            },
+            NewGame {
+                clock: Some(ClockRequest {
+                    base_ms: json!(-60_000),
+                    increment_ms: None,
+                }),
+                ..NewGame::default()
+            },
         ] {
             assert_eq!(bad.check().unwrap_err().status.as_u16(), 422, "{bad:?}");
         }
+    }
+
+    fn timed(fen: &str, base_ms: u64, increment_ms: u64, t0: Instant) -> PlayGame {
+        let settings = Settings {
+            movetime_ms: None,
+            clock: Some(TimeControl {
+                base_ms,
+                increment_ms,
+            }),
+            ..Settings::default()
+        };
+        PlayGame::new(Board::from_fen(fen).unwrap(), Color::White, settings, t0)
+    }
+
+    #[test]
+    fn clocks_run_gain_increments_and_end_the_game_on_time() {
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let mut g = timed(chess::STARTPOS, 1000, 100, t0);
+        // The person's first move starts the clocks and costs nothing.
+        assert_eq!(g.until_flag(at(500)), None);
+        g.human_move("e4", at(500)).unwrap();
+        assert_eq!(g.clock_ms(Color::White, at(500)), 1100);
+        assert_eq!(g.clock_ms(Color::Black, at(800)), 700);
+        let e5 = g.position().parse_uci_move("e7e5").unwrap();
+        assert!(g.engine_move(e5, Source::Engine, at(800)));
+        assert_eq!(g.clock_ms(Color::Black, at(800)), 800);
+        assert_eq!(g.until_flag(at(900)), Some(Duration::from_millis(1000)));
+        // A take back keeps the time spent: White's 200 ms since the reply are gone.
+        assert_eq!(g.take_back(at(1000)).unwrap(), 2);
+        assert_eq!(g.clock_ms(Color::White, at(1000)), 900);
+        assert_eq!(g.clock_ms(Color::Black, at(1000)), 800);
+        // White's flag falls 900 ms later.
+        assert!(!g.check_clock(at(1899)));
+        assert!(g.check_clock(at(1900)));
+        assert_eq!(g.over(), Some(("0-1", "White lost on time".to_string())));
+        assert_eq!(g.clock_ms(Color::White, at(5000)), 0);
+        assert_eq!(g.until_flag(at(5000)), None);
+        let e = g.human_move("e4", at(2000)).unwrap_err();
+        assert_eq!(e.status.as_u16(), 409);
+        assert!(e.message.contains("lost on time"), "{e}");
+        assert_eq!(g.take_back(at(2000)).unwrap_err().status.as_u16(), 409);
+        let pgn = g.pgn();
+        for tag in [
+            "[Result \"0-1\"]",
+            "[TimeControl \"1+0.1\"]",
+            "[Termination \"time forfeit\"]",
+        ] {
+            assert!(pgn.contains(tag), "{pgn}");
+        }
+        assert!(pgn.trim_end().ends_with("0-1"), "{pgn}");
+        let v = g.to_json(false, at(6000));
+        assert_eq!(v["clocks"]["flagged"], "white");
+        assert_eq!(v["clocks"]["running"], Value::Null);
+        assert_eq!(v["over"]["reason"], "White lost on time");
+    }
+
+    #[test]
+    fn a_flag_against_a_lone_minor_piece_draws_and_a_mate_stops_the_clocks() {
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        // Black has a knight alone: White's flag draws; Black's loses.
+        let fen = "4k3/8/8/8/8/8/8/3QK2n w - - 0 1";
+        let mut g = timed(fen, 1000, 0, t0);
+        g.human_move("Qd2", at(0)).unwrap();
+        let mut black_flags = g.clone();
+        let ng3 = g.position().parse_uci_move("h1g3").unwrap();
+        assert!(g.engine_move(ng3, Source::Engine, at(100)));
+        assert!(g.check_clock(at(1100)));
+        assert_eq!(
+            g.over(),
+            Some((
+                "1/2-1/2",
+                "White ran out of time; Black cannot mate".to_string()
+            ))
+        );
+        assert!(black_flags.check_clock(at(1000)));
+        assert_eq!(black_flags.over().unwrap().0, "1-0");
+        assert!(!black_flags.engine_move(ng3, Source::Engine, at(1000)));
+        // A mate ends the game and the clocks stand: no flag falls later.
+        let mut g = timed("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1000, 0, t0);
+        g.human_move("Ra8#", at(0)).unwrap();
+        assert_eq!(g.until_flag(at(10)), None);
+        assert!(!g.check_clock(at(60_000)));
+        assert_eq!(g.over().unwrap().1, "White mates");
     }
 }

@@ -1,7 +1,8 @@
-//! The server through its socket: the pages and files, the play API with Move now and take
-//! back, the analysis over server-sent events, the tsume solver; and malformed requests
-//! (bad JSON, oversized bodies, illegal or out-of-turn moves, unknown paths, bad FEN and
-//! SFEN), each a JSON error with its status code that leaves the game as it was.
+//! The server through its socket: the pages and files, the play API with Move now, take
+//! back and game clocks (run down, increments, a flag's fall), the analysis over server-sent
+//! events, the tsume solver; and malformed requests (bad JSON, oversized bodies, illegal or
+//! out-of-turn moves, unknown paths, bad FEN and SFEN, bad clock settings), each a JSON
+//! error with its status code that leaves the game as it was.
 
 mod common;
 
@@ -164,6 +165,54 @@ fn bad_requests_get_json_errors_and_keep_the_game() {
             400,
             "bad JSON",
         ),
+        (
+            "/api/play/new",
+            br#"{"clock": {"base_ms": -60000}}"#.to_vec(),
+            422,
+            "clock.base_ms must be 100 to 10800000 ms, not -60000",
+        ),
+        (
+            "/api/play/new",
+            br#"{"clock": {"base_ms": 1e40}}"#.to_vec(),
+            422,
+            "clock.base_ms",
+        ),
+        (
+            "/api/play/new",
+            br#"{"clock": {"base_ms": 180000, "increment_ms": -2000}}"#.to_vec(),
+            422,
+            "clock.increment_ms",
+        ),
+        (
+            "/api/play/new",
+            br#"{"clock": {"base_ms": 180000, "increment_ms": 99999999999999999999999}}"#.to_vec(),
+            422,
+            "clock.increment_ms",
+        ),
+        (
+            "/api/play/new",
+            br#"{"clock": {"base_ms": "three minutes"}}"#.to_vec(),
+            400,
+            "clock.base_ms must be a number",
+        ),
+        (
+            "/api/play/new",
+            br#"{"clock": {"base_ms": 180000, "inc": 2000}}"#.to_vec(),
+            400,
+            "bad JSON",
+        ),
+        (
+            "/api/play/new",
+            br#"{"clock": "3+2"}"#.to_vec(),
+            400,
+            "bad JSON",
+        ),
+        (
+            "/api/play/new",
+            br#"{"clock": {"base_ms": 180000}, "movetime_ms": 1000}"#.to_vec(),
+            422,
+            "not both",
+        ),
         ("/api/play/stop", b"{}".to_vec(), 409, "not thinking"),
         (
             "/api/analyse/start",
@@ -271,6 +320,128 @@ fn move_now_plays_the_engines_move_at_once() {
     // The engine's first move cannot be taken back.
     let r = post(addr, "/api/play/undo", json!({}));
     assert_eq!(r.status, 409);
+}
+
+#[test]
+fn game_clocks_run_down_gain_increments_and_move_now_works() {
+    let addr = server();
+    let r = post(
+        addr,
+        "/api/play/new",
+        json!({"colour": "white", "clock": {"base_ms": 60000, "increment_ms": 1000}, "book": false}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let s = r.json();
+    assert_eq!(
+        s["settings"]["clock"],
+        json!({"base_ms": 60000, "increment_ms": 1000})
+    );
+    assert_eq!(s["settings"]["movetime_ms"], Value::Null);
+    assert_eq!(
+        s["clocks"],
+        json!({"white_ms": 60000, "black_ms": 60000, "running": null, "timed": true, "flagged": null})
+    );
+    assert!(s["pgn"]
+        .as_str()
+        .unwrap()
+        .contains("[TimeControl \"60+1\"]"));
+    // The person's first move starts the clocks and gains the increment.
+    let s = post(addr, "/api/play/move", json!({"move": "e2e4"})).json();
+    assert_eq!(s["clocks"]["white_ms"], 61000);
+    assert_eq!(s["clocks"]["running"], "black");
+    assert_eq!(s["thinking"], true);
+    // The engine's clock runs while it thinks (its budget is seconds); Move now plays.
+    std::thread::sleep(Duration::from_millis(400));
+    let black = get(addr, "/api/play").json()["clocks"]["black_ms"]
+        .as_u64()
+        .unwrap();
+    assert!((50_000..=59_600).contains(&black), "{black}");
+    assert_eq!(post(addr, "/api/play/stop", json!({})).status, 200);
+    let s = wait_for(addr, 5, |s| s["moves"].as_array().map_or(0, Vec::len) == 2);
+    let black = s["clocks"]["black_ms"].as_u64().unwrap();
+    assert!((51_000..=60_600).contains(&black), "{black}");
+    assert_eq!(s["clocks"]["running"], "white");
+    // The person's clock counts down.
+    let w1 = get(addr, "/api/play").json()["clocks"]["white_ms"]
+        .as_u64()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let w2 = get(addr, "/api/play").json()["clocks"]["white_ms"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        w1 <= 61_000 && (250..2000).contains(&(w1 - w2)),
+        "{w1} {w2}"
+    );
+    // Take back gives no time back.
+    let s = post(addr, "/api/play/undo", json!({})).json();
+    assert_eq!(s["moves"].as_array().unwrap().len(), 0);
+    assert!(s["clocks"]["white_ms"].as_u64().unwrap() <= w2);
+    assert_eq!(s["clocks"]["black_ms"].as_u64().unwrap(), black);
+    assert_eq!(s["clocks"]["running"], "white");
+}
+
+#[test]
+fn a_flag_fall_ends_the_game_on_time() {
+    let addr = server();
+    let mut events = Events::open(addr);
+    let r = post(
+        addr,
+        "/api/play/new",
+        json!({"colour": "white", "clock": {"base_ms": 1000}, "book": false}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    // The engine replies within its second (a budget of a few ms from its clock).
+    assert_eq!(
+        post(addr, "/api/play/move", json!({"move": "e4"})).status,
+        200
+    );
+    let s = wait_for(addr, 5, |s| s["moves"].as_array().map_or(0, Vec::len) == 2);
+    assert_eq!(s["over"], Value::Null);
+    assert_eq!(s["clocks"]["running"], "white");
+    assert!(s["clocks"]["black_ms"].as_u64().unwrap() > 200, "{s}");
+    // Nobody moves: White's flag falls, and the server says so unasked.
+    let (_, s) = events.until(5, |name, v| name == "play" && !v["over"].is_null());
+    assert_eq!(
+        s["over"],
+        json!({"result": "0-1", "reason": "White lost on time"})
+    );
+    assert_eq!(s["clocks"]["white_ms"], 0);
+    assert_eq!(s["clocks"]["flagged"], "white");
+    assert_eq!(s["clocks"]["running"], Value::Null);
+    let pgn = s["pgn"].as_str().unwrap();
+    for tag in [
+        "[Result \"0-1\"]",
+        "[TimeControl \"1+0\"]",
+        "[Termination \"time forfeit\"]",
+    ] {
+        assert!(pgn.contains(tag), "{pgn}");
+    }
+    assert!(pgn.trim_end().ends_with("0-1"), "{pgn}");
+    // Further moves, take back and Move now are refused; the game stays as it ended.
+    let r = post(addr, "/api/play/move", json!({"move": "d2d4"}));
+    assert_eq!(r.status, 409);
+    assert!(error_of(&r).contains("White lost on time"), "{}", r.text());
+    let r = post(addr, "/api/play/undo", json!({}));
+    assert_eq!(r.status, 409);
+    assert!(error_of(&r).contains("on time"), "{}", r.text());
+    assert_eq!(post(addr, "/api/play/stop", json!({})).status, 409);
+    let after = get(addr, "/api/play").json();
+    for key in ["fen", "moves", "over", "clocks", "pgn"] {
+        assert_eq!(s[key], after[key], "{key}");
+    }
+    // A new game starts with full clocks.
+    let s = post(
+        addr,
+        "/api/play/new",
+        json!({"colour": "white", "clock": {"base_ms": 1000}}),
+    )
+    .json();
+    assert_eq!(s["over"], Value::Null);
+    assert_eq!(
+        (&s["clocks"]["white_ms"], &s["clocks"]["black_ms"]),
+        (&json!(1000), &json!(1000))
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The web app in a real headless Chromium, driven over the DevTools protocol as a person
 //! would use it: the play page (moves made by clicking squares, the engine's replies, Move
-//! now), the analysis page (lines and the evaluation graph) and the tsume page (a short mate
+//! now, a game with clocks that run, kept over a reload), the analysis page (lines and the evaluation graph) and the tsume page (a short mate
 //! solved and stepped through), with screenshots in `target/web-screenshots/`.
 //!
 //! Without a Chromium (`/usr/bin/chromium`, or `ESTUARY_CHROMIUM`) the test prints a note and
@@ -351,6 +351,101 @@ fn a_person_plays_analyses_and_solves_in_chromium() {
     page.wait(10, "estuary.input");
     assert_eq!(page.eval(BOARD_MATCHES_STATE), json!(true));
     page.screenshot("play-move-now.png");
+
+    // A game with a clock, 1 minute + 2 seconds, as Black: the engine's clock runs down
+    // while it thinks, Move now still plays at once, then the person's clock runs.
+    page.eval("document.getElementById('clock').value = 'custom'; document.getElementById('clock').dispatchEvent(new Event('change')); document.getElementById('minutes').value = '1'; document.getElementById('increment').value = '2'; true");
+    assert_eq!(
+        page.eval("document.getElementById('seconds').style.display"),
+        json!("none"),
+        "with a clock there is no time a move to give"
+    );
+    page.click("#new");
+    page.wait(
+        10,
+        "estuary.state.thinking && estuary.state.settings.clock && estuary.state.settings.clock.base_ms === 60000 && estuary.state.moves.length === 0",
+    );
+    assert_eq!(
+        page.eval("document.getElementById('clock-kind').textContent"),
+        json!("1+2")
+    );
+    let clock_text = |page: &mut Page, side: &str| {
+        page.eval(&format!(
+            "document.getElementById('clock-{side}').textContent"
+        ))
+    };
+    let running = |page: &mut Page, side: &str| {
+        page.eval(&format!(
+            "document.getElementById('clock-{side}').classList.contains('running')"
+        ))
+    };
+    let before = clock_text(&mut page, "white");
+    std::thread::sleep(Duration::from_millis(1100));
+    assert_eq!(running(&mut page, "white"), json!(true));
+    assert_ne!(
+        clock_text(&mut page, "white"),
+        before,
+        "White's clock stands"
+    );
+    assert_eq!(clock_text(&mut page, "black"), json!("Black 01:00"));
+    page.click("#movenow");
+    page.wait(
+        10,
+        "estuary.state.moves.length === 1 && !estuary.state.thinking && estuary.state.clocks.running === 'black'",
+    );
+    // The engine's clock: a minute, less its thinking, plus the increment.
+    let white_ms = page.eval("estuary.state.clocks.white_ms").as_u64().unwrap();
+    assert!((55_000..=62_000).contains(&white_ms), "{white_ms}");
+    let before = clock_text(&mut page, "black");
+    std::thread::sleep(Duration::from_millis(1100));
+    assert_eq!(running(&mut page, "black"), json!(true));
+    assert_eq!(running(&mut page, "white"), json!(false));
+    assert_ne!(
+        clock_text(&mut page, "black"),
+        before,
+        "Black's clock stands"
+    );
+    // A reload shows the game's clocks as the server keeps them, still running.
+    page.navigate(&format!("{base}/play"));
+    page.wait(20, "!!(window.estuary && window.estuary.state)");
+    assert_eq!(
+        page.eval("document.getElementById('clock').value"),
+        json!("custom")
+    );
+    page.wait(
+        5,
+        "document.getElementById('clock-black').classList.contains('running')",
+    );
+    let shown = clock_text(&mut page, "black");
+    assert!(
+        ["Black 00:5", "Black 01:0"]
+            .iter()
+            .any(|p| shown.as_str().unwrap_or("").starts_with(p)),
+        "{shown}"
+    );
+    // The person's move gains the increment; Move now again for the engine's reply.
+    page.wait(10, "estuary.input");
+    let black_ms = page.eval("estuary.state.clocks.black_ms").as_u64().unwrap();
+    page.click_square("e7");
+    page.click_square("e5");
+    page.wait(
+        10,
+        "estuary.state.moves.length === 2 && estuary.state.thinking",
+    );
+    let after = page.eval("estuary.state.clocks.black_ms").as_u64().unwrap();
+    assert!(
+        after > black_ms && after <= 62_000,
+        "{black_ms} then {after}"
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    page.click("#movenow");
+    page.wait(
+        10,
+        "estuary.state.moves.length === 3 && !estuary.state.thinking",
+    );
+    page.wait(10, "estuary.input");
+    assert_eq!(page.eval(BOARD_MATCHES_STATE), json!(true));
+    page.screenshot("play-clock.png");
 
     // Analyse: the start position's lines arrive; a game's graph is drawn.
     page.navigate(&format!("{base}/analyse"));
