@@ -11,7 +11,8 @@
 // sequencer drives them. The obs_* outputs repeat the commands the sequencer gives, for the co-simulation
 // (crates/cosim/tests/core.rs), which compares them with the Rust model's, clock by clock.
 module chip_core #(
-    parameter TT_BITS = 13
+    parameter TT_BITS = 13,
+    parameter WRITABLE = 1      // the evaluation unit takes WRITE (its net through h_ecmd)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -113,7 +114,7 @@ module chip_core #(
         .gen_done(g_done), .move_count(g_count), .enemy_map(g_enemy),
         .many_checks(g_many_checks));
 
-    estuary_evalunit eval (
+    estuary_evalunit #(.WRITABLE(WRITABLE)) eval (
         .clk(clk), .rst(rst_e),
         .cmd_valid(drive ? s_ev : h_ecmd_valid), .cmd(drive ? s_ec : h_ecmd),
         .cmd_addr(drive ? 5'd0 : h_ecmd_addr), .cmd_data(drive ? s_ed : h_ecmd_data),

@@ -23,7 +23,14 @@
 //             3 configuration word (1 word; see matrix_unit)
 // The evaluation of a position starts by itself once its accumulators are written (after a
 // make, null move or load), ahead of its EVAL; any other command stops it.
-module estuary_evalunit (
+//
+// WRITABLE = 0 builds the unit without WRITE (taken and ignored): its RAMs keep the net they
+// start with (EVALUNIT_INIT), and the staging register and the RAMs' write ports, a
+// 1,024-bit bus to every feature and weight RAM, are not built. The search machine on a
+// board (estuary_chip) never writes its net.
+module estuary_evalunit #(
+    parameter WRITABLE = 1
+) (
     input  wire        clk,
     input  wire        rst,
     input  wire        cmd_valid,
@@ -60,7 +67,7 @@ module estuary_evalunit (
         do_unmake <= take && cmd == CMD_UNMAKE;
         do_null <= take && cmd == CMD_NULL;
         do_eval <= take && cmd == CMD_EVAL;
-        do_write <= take && cmd == CMD_WRITE;
+        do_write <= WRITABLE && take && cmd == CMD_WRITE;
         if (take) begin
             c_addr <= cmd_addr;
             c_data <= cmd_data;
