@@ -978,25 +978,37 @@ fn skill_level_and_limit_strength_weaken_reproducibly() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until("uciok", 10.0);
+    let (lo, hi) = (uci::strength::MIN_ELO, uci::strength::MAX_ELO);
     for opt in [
-        "option name Skill Level type spin default 20 min 0 max 20",
-        "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2600 min 1000 max 2600",
+        "option name Skill Level type spin default 20 min 0 max 20".to_string(),
+        "option name UCI_LimitStrength type check default false".into(),
+        format!("option name UCI_Elo type spin default {hi} min {lo} max {hi}"),
     ] {
-        assert!(lines.iter().any(|l| l == opt), "{opt}");
+        assert!(lines.contains(&opt), "{opt}");
     }
     for bad in [
-        "Skill Level value 21",
-        "Skill Level value x",
-        "UCI_Elo value 999",
-        "UCI_LimitStrength value 2",
+        "Skill Level value 21".to_string(),
+        "Skill Level value x".into(),
+        format!("UCI_Elo value {}", lo - 1),
+        "UCI_LimitStrength value 2".into(),
     ] {
         e.send(&format!("setoption name {bad}"));
         e.until("info string error: bad", 5.0);
     }
-    // Full strength at the top of the Elo range: one line, no draw.
+    // The top of the Elo range is level 19, the strongest weakened level: a draw among lines.
     e.send("setoption name UCI_LimitStrength value true");
-    e.send("setoption name UCI_Elo value 2600");
+    e.send(&format!("setoption name UCI_Elo value {hi}"));
+    e.send("position startpos");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", 30.0);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string Skill Level 19:")),
+        "{lines:#?}"
+    );
+    // Full strength with UCI_LimitStrength off: one line, no draw.
+    e.send("setoption name UCI_LimitStrength value false");
     e.send("position startpos");
     e.send("go depth 5");
     let lines = e.until("bestmove", 30.0);
@@ -1016,7 +1028,7 @@ fn skill_level_and_limit_strength_weaken_reproducibly() {
     assert_eq!(a, b, "seeded: the same session plays the same moves");
     let (c, _) = weakened_session(&[
         "setoption name UCI_LimitStrength value true",
-        "setoption name UCI_Elo value 1000",
+        &format!("setoption name UCI_Elo value {lo}"),
     ]);
-    assert_eq!(a, c, "UCI_Elo 1000 is level 0");
+    assert_eq!(a, c, "the lowest UCI_Elo is level 0");
 }

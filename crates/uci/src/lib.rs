@@ -573,7 +573,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
 
 /// The listener of a weakened search: it prints every event as usual but answers with a move
 /// drawn among the last completed iteration's lines ([`strength::choose`]).
-fn weakened_listener(out: Output, show_wdl: bool, level: u32, seed: u64) -> Listener {
+fn weakened_listener(out: Output, show_wdl: bool, level: f64, seed: u64) -> Listener {
     // The depth of the lines kept, and the lines by MultiPV index.
     let lines = std::sync::Mutex::new((0, Vec::<Option<strength::Candidate>>::new()));
     Arc::new(move |root: &Board, ev: Event| {
@@ -601,7 +601,8 @@ fn weakened_listener(out: Output, show_wdl: bool, level: u32, seed: u64) -> List
                 if let Some(c) = strength::choose(&candidates, level, seed).map(|k| &candidates[k])
                 {
                     out(&format!(
-                        "info string Skill Level {level}: {} drawn among {} lines",
+                        "info string Skill Level {}: {} drawn among {} lines",
+                        strength::level_text(level),
                         root.move_to_uci(c.pv[0]),
                         candidates.len()
                     ));

@@ -256,6 +256,10 @@ api("/api/play").then(s => {
     board.setOrientation(s.human === "white" ? COLOR.white : COLOR.black)
     $("colour").value = s.human
     $("book").checked = s.settings.book
+    // The Elo choice's range is the calibrated one (uci::strength).
+    const [lo, hi] = s.settings.elo_range
+    $("elo").min = lo
+    $("elo").max = hi
     showClockChoice(s.settings.clock)
     return render(s)
 }).catch(e => showError(e.message))

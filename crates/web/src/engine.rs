@@ -135,7 +135,7 @@ impl Engine {
 struct PlaySearch {
     id: u64,
     /// The weakened choice's level and seed, when the engine plays below full strength.
-    level: Option<(u32, u64)>,
+    level: Option<(f64, u64)>,
     /// The depth of the lines kept and the lines by MultiPV index (as UCI's weakened
     /// listener keeps them).
     depth: i32,

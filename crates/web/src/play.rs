@@ -17,7 +17,7 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 /// How the game is timed and the engine plays: a time a move or a game clock, and
 /// optionally a strength level.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Milliseconds the engine thinks a move in an untimed game (at most; a weakened engine
     /// stops at its node cap sooner); `None` when the game has a clock, which sets the
@@ -25,8 +25,9 @@ pub struct Settings {
     pub movetime_ms: Option<u64>,
     /// The game's time control; `None`: untimed.
     pub clock: Option<TimeControl>,
-    /// `Skill Level` 0 to 19 (`None`: full strength), as `uci::strength` plays it.
-    pub level: Option<u32>,
+    /// The level in force, 0 to below 20 (`None`: full strength; between two integers when
+    /// picked by Elo), as `uci::strength` plays it.
+    pub level: Option<f64>,
     /// The `UCI_Elo` the level was picked from, when the player chose by Elo.
     pub elo: Option<u32>,
     /// The engine plays from the shipped opening book while the position is in it.
@@ -57,7 +58,8 @@ pub struct NewGame {
     pub clock: Option<ClockRequest>,
     /// A strength level, 0 (weakest) to 20 (full strength).
     pub level: Option<u32>,
-    /// A strength by `UCI_Elo` (1000 to 2600), mapped to a level as UCI does.
+    /// A strength by `UCI_Elo` (`uci::strength::MIN_ELO` to `MAX_ELO`), mapped to a level as
+    /// UCI does.
     pub elo: Option<u32>,
     /// A starting position (default: the usual one).
     pub fen: Option<String>,
@@ -400,6 +402,7 @@ impl PlayGame {
                 "level": self.settings.level,
                 "elo": self.settings.elo,
                 "book": self.settings.book,
+                "elo_range": [uci::strength::MIN_ELO, uci::strength::MAX_ELO],
             },
             "clocks": {
                 "white_ms": self.clock_ms(Color::White, now),
@@ -545,7 +548,9 @@ mod tests {
             ..NewGame::default()
         };
         let (c, _, s) = ok.check().unwrap();
-        assert_eq!((c, s.level), (Color::Black, Some(10)));
+        let level = uci::strength::level_for_elo(1800);
+        assert_eq!((c, s.level), (Color::Black, Some(level)));
+        assert!(level > 0.0 && level < 19.0);
         assert_eq!((s.movetime_ms, s.clock), (Some(1000), None));
         let clocked = NewGame {
             clock: Some(ClockRequest {

@@ -453,7 +453,33 @@ fn a_weakened_engine_replies_and_the_game_ends_by_the_rules() {
         "/api/play/new",
         json!({"colour": "white", "level": 0}),
     );
-    assert_eq!(r.json()["settings"]["level"], 0);
+    assert_eq!(r.json()["settings"]["level"].as_f64(), Some(0.0));
+    let (lo, hi) = (uci::strength::MIN_ELO, uci::strength::MAX_ELO);
+    assert_eq!(r.json()["settings"]["elo_range"], json!([lo, hi]));
+    // By Elo: the calibrated level, between two integers for a label between two points.
+    let r = post(
+        addr,
+        "/api/play/new",
+        json!({"colour": "white", "elo": 1400}),
+    );
+    let level = r.json()["settings"]["level"].as_f64().unwrap();
+    assert_eq!(level, uci::strength::level_for_elo(1400));
+    assert!(
+        level > 0.0 && level < 20.0 && level.fract() != 0.0,
+        "{level}"
+    );
+    let r = post(addr, "/api/play/new", json!({"colour": "white", "elo": hi}));
+    assert_eq!(
+        r.json()["settings"]["level"].as_f64(),
+        Some(19.0),
+        "the top label"
+    );
+    let r = post(
+        addr,
+        "/api/play/new",
+        json!({"colour": "white", "level": 0}),
+    );
+    assert_eq!(r.status, 200);
     post(addr, "/api/play/move", json!({"move": "f2f3"}));
     let s = wait_for(addr, 10, |s| s["moves"].as_array().map_or(0, Vec::len) == 2);
     assert_eq!(s["turn"], "white");
