@@ -24,8 +24,17 @@ use std::time::Duration;
 /// timeout is the same order: a frame's bytes come back to back).
 const BYTE_TIMEOUT: Duration = Duration::from_millis(200);
 
-/// The board's table: 2^TT_BITS entries with hw/board/ulx3s_top.v's TT_BITS 12.
-pub const BOARD_TT_ENTRIES: usize = 1 << 12;
+/// The board's UART: hw/board/ulx3s_top.v's 115200 baud (8N1).
+pub const BOARD_BAUD: u32 = 115_200;
+
+/// The search machine as hw/board/ulx3s_top.v builds it: a table of 2^TT_BITS entries with
+/// its TT_BITS 12, the rest the model's defaults.
+pub fn board_config() -> hw::chip::Config {
+    hw::chip::Config {
+        tt_entries: 1 << 12,
+        ..hw::chip::Config::default()
+    }
+}
 
 pub const USAGE: &str = "estuary chip serve (--port PATH [--baud N] | --pty) [--net FILE] \
      [--tt-entries N] [--tt-clocks K]";
@@ -36,11 +45,7 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
     let pty = args.flag("pty");
     let port = args.value("port");
     let baud = args.parsed::<u32>("baud").map_err(|e| e.to_string())?;
-    let board = hw::chip::Config {
-        tt_entries: BOARD_TT_ENTRIES,
-        ..hw::chip::Config::default()
-    };
-    let (net, config) = crate::chip::net_and_config(&mut args, board)?;
+    let (net, config) = crate::chip::net_and_config(&mut args, board_config())?;
     args.finish().map_err(|e| e.to_string())?;
     let (line, name, _slave) = match (pty, port) {
         (true, None) => {
@@ -50,7 +55,11 @@ pub fn run(rest: &[String]) -> Result<ExitCode, String> {
             let (master, slave, name) = open_pty()?;
             (master, name, Some(slave))
         }
-        (false, Some(path)) => (uci::open_raw(&path, baud.unwrap_or(115_200))?, path, None),
+        (false, Some(path)) => (
+            uci::open_raw(&path, baud.unwrap_or(BOARD_BAUD))?,
+            path,
+            None,
+        ),
         _ => return Err(format!("give one of --port PATH and --pty\nusage: {USAGE}")),
     };
     let machine = hw::chip::Machine::new(net, config).map_err(|e| e.to_string())?;

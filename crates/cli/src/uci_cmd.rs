@@ -23,14 +23,10 @@ pub fn run(args: &[String]) -> Result<ExitCode, String> {
         Some("chip-rtl") => Some(rtl_device()?),
         Some("chip") => {
             let path = port.unwrap_or_default();
-            let serve = uci::serial_server(&path, baud.unwrap_or(115_200))?;
+            let serve = uci::serial_server(&path, baud.unwrap_or(crate::chip_serve::BOARD_BAUD))?;
             Some(uci::ChipDevice::Fixed {
                 name: format!("chip on {path}"),
-                // As hw/board/ulx3s_top.v builds it.
-                config: hw::chip::Config {
-                    tt_entries: crate::chip_serve::BOARD_TT_ENTRIES,
-                    ..hw::chip::Config::default()
-                },
+                config: crate::chip_serve::board_config(),
                 serve,
             })
         }

@@ -6,11 +6,15 @@
 
 #![cfg(target_os = "linux")]
 
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::{bestmove, Engine};
 use hw::chip::protocol::{ErrorCode, Reply, ReplyReader, Request};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const EXE: &str = env!("CARGO_BIN_EXE_estuary");
 
@@ -45,39 +49,6 @@ fn board() -> (Killed, String) {
     (Killed(child), path)
 }
 
-/// Lines of `out`, read on a thread of their own so that a wait can time out.
-fn lines(out: ChildStdout) -> Receiver<String> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines() {
-            let Ok(line) = line else { return };
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    rx
-}
-
-/// The lines up to and including the first that starts with `prefix`.
-fn until(rx: &Receiver<String>, prefix: &str) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut seen = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(l) => {
-                let done = l.starts_with(prefix);
-                seen.push(l);
-                if done {
-                    return seen;
-                }
-            }
-            Err(_) => panic!("no '{prefix}' line; saw {seen:#?}"),
-        }
-    }
-}
-
 /// The last `info depth` line's nodes and PV, and the best move, of a search's lines.
 fn summary(lines: &[String]) -> (String, String, String) {
     let info = lines
@@ -89,37 +60,20 @@ fn summary(lines: &[String]) -> (String, String, String) {
     let at = |k: &str| w.iter().position(|x| *x == k).expect(k);
     let nodes = w[at("nodes") + 1].to_string();
     let pv = w[at("pv") + 1..].join(" ");
-    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
-    (nodes, pv, best.to_string())
+    (nodes, pv, bestmove(lines))
 }
 
 #[test]
 fn a_host_plays_the_board_over_a_pseudo_terminal() {
     let (_board, path) = board();
-    let mut host = Command::new(EXE)
-        .args(["uci", "--device", "chip", "--port", &path])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("run estuary uci");
-    let rx = lines(host.stdout.take().unwrap());
-    let mut host = Killed(host);
-    let mut to_host = host.0.stdin.take().unwrap();
-    let mut say = |s: &str| {
-        writeln!(to_host, "{s}")
-            .and_then(|_| to_host.flush())
-            .unwrap()
-    };
-
-    say("uci");
-    let id = until(&rx, "uciok");
+    let mut host = Engine::start_with(&["uci", "--device", "chip", "--port", &path]);
+    host.send("uci");
+    let id = host.until("uciok", 60.0);
     assert!(id.iter().any(|l| l.contains(&path)), "{id:#?}");
-    say("isready");
-    until(&rx, "readyok");
-    say("position startpos moves e2e4");
-    say("go depth 4");
-    let first = summary(&until(&rx, "bestmove"));
+    host.ready();
+    host.send("position startpos moves e2e4");
+    host.send("go depth 4");
+    let first = summary(&host.until("bestmove", 60.0));
 
     // The model, searched here: the board must have answered exactly this.
     let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
@@ -154,9 +108,9 @@ fn a_host_plays_the_board_over_a_pseudo_terminal() {
     assert_eq!(first.2, best, "{text}");
 
     // The game goes on, the board keeping its table: a legal reply in the new position.
-    say(&format!("position startpos moves e2e4 {} g1f3", first.2));
-    say("go depth 3");
-    let second = summary(&until(&rx, "bestmove"));
+    host.send(&format!("position startpos moves e2e4 {} g1f3", first.2));
+    host.send("go depth 3");
+    let second = summary(&host.until("bestmove", 60.0));
     let mut b = chess::Board::startpos();
     for m in ["e2e4", first.2.as_str(), "g1f3"] {
         let mv = b.parse_uci_move(m).expect(m);
@@ -169,16 +123,8 @@ fn a_host_plays_the_board_over_a_pseudo_terminal() {
     );
 
     // `quit` leaves at once, though the line's reader is still blocked on the port.
-    say("quit");
-    let t0 = Instant::now();
-    while host.0.try_wait().unwrap().is_none() {
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "the host did not quit"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(host.0.try_wait().unwrap().unwrap().success());
+    host.send("quit");
+    host.exits_within(10.0);
 }
 
 /// The board's replies on `line`, read on a thread of their own.

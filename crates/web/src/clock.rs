@@ -109,11 +109,6 @@ impl GameClock {
         }
     }
 
-    /// The time control, if the game has one.
-    pub fn control(&self) -> Option<TimeControl> {
-        self.control
-    }
-
     /// True while the side to move's clock runs.
     pub fn running(&self) -> bool {
         self.since.is_some()
@@ -169,6 +164,7 @@ impl GameClock {
         self.since = None;
     }
 
+    /// Charges `turn`'s time used of its turn at `now` (each caller then sets `since`).
     fn charge(&mut self, turn: Color, now: Instant) {
         let used = self.turn_ms(now);
         if self.control.is_some() {
@@ -176,7 +172,6 @@ impl GameClock {
         } else {
             self.ms[turn as usize] += used;
         }
-        self.since = self.since.map(|_| now);
     }
 }
 
