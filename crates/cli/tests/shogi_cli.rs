@@ -30,13 +30,13 @@ fn tsume_sfen_and_file_modes() {
     let last = lines.next().unwrap_or("");
     assert!(last.starts_with("checkmate 8c1c plies 1 nodes "), "{out}");
     assert!(last.contains(" first-plies 1 first-nodes "), "{out}");
-    // tanuki-3-113: the answer first (the proof's 5-ply line), then the 3-ply mate.
-    let detour = "5B2r/8k/9/8B/9/9/9/9/9 b r4g4s4n4l18p 1";
+    // tanuki-5-148: the answer first (the proof's 7-ply line), then the 5-ply mate.
+    let detour = "5R2G/9/7Bn/7k1/9/7B1/9/9/9 b R3g4s3n4l18p 1";
     let (_, out, _) = estuary(&["tsume", "--sfen", detour]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     assert!(
-        lines[0].starts_with("mate ") && lines[0].contains(" plies 5 "),
+        lines[0].starts_with("mate ") && lines[0].contains(" plies 7 "),
         "{out}"
     );
     assert!(
@@ -44,15 +44,15 @@ fn tsume_sfen_and_file_modes() {
         "{out}"
     );
     assert!(
-        lines[2].starts_with("checkmate 1d2c+ 1b2a 4a3b+ plies 3 "),
+        lines[2].starts_with("checkmate 4a4d+ 2d2c R*2d 2c3b 2d2a+ plies 5 "),
         "{out}"
     );
-    assert!(lines[2].contains(" first-plies 5 "), "{out}");
+    assert!(lines[2].contains(" first-plies 7 "), "{out}");
     let (_, out, _) = estuary(&["tsume", "--sfen", detour, "--first"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
-        lines[1].starts_with("checkmate ") && lines[1].contains(" plies 5 "),
+        lines[1].starts_with("checkmate ") && lines[1].contains(" plies 7 "),
         "{out}"
     );
     let (_, out, _) = estuary(&["tsume", "--sfen", "4k4/9/9/9/9/9/9/9/9 b - 1"]);
@@ -135,7 +135,8 @@ fn usi_mate_search_session() {
 /// lines go out as `info ... pv` and `checkmate` carries the conventional one.
 #[test]
 fn usi_answer_first_and_shortest_mate() {
-    let detour = "5B2r/8k/9/8B/9/9/9/9/9 b r4g4s4n4l18p 1";
+    // tanuki-5-148: proven along a 7-ply line, the shortest mate is 5.
+    let detour = "5R2G/9/7Bn/7k1/9/7B1/9/9/9 b R3g4s3n4l18p 1";
     // Sends `script`, reads until the `checkmate` answer, then quits.
     let run = |script: String| {
         use std::io::BufRead;
@@ -172,10 +173,10 @@ fn usi_answer_first_and_shortest_mate() {
     assert_eq!(mates.len(), 1, "{text}");
     assert_eq!(
         mates[0].split(' ').count(),
-        6,
-        "the 5-ply first line: {text}"
+        8,
+        "the 7-ply first line: {text}"
     );
-    assert!(text.contains("score mate 5 pv "), "{text}");
+    assert!(text.contains("score mate 7 pv "), "{text}");
     assert!(
         text.contains("info string bad ShortestMate value 'maybe'"),
         "{text}"
@@ -187,10 +188,10 @@ fn usi_answer_first_and_shortest_mate() {
         .lines()
         .filter(|l| l.starts_with("checkmate"))
         .collect();
-    assert_eq!(mates, ["checkmate 1d2c+ 1b2a 4a3b+"], "{text}");
-    let pv = text.find("score mate 5 pv ").expect("first line reported");
+    assert_eq!(mates, ["checkmate 4a4d+ 2d2c R*2d 2c3b 2d2a+"], "{text}");
+    let pv = text.find("score mate 7 pv ").expect("first line reported");
     let best = text
-        .find("score mate 3 pv 1d2c+ 1b2a 4a3b+")
+        .find("score mate 5 pv 4a4d+ 2d2c R*2d 2c3b 2d2a+")
         .expect("shortest reported");
     assert!(pv < best, "{text}");
 }

@@ -139,6 +139,20 @@ pub struct Solver<G: MateGame> {
     force_expand: bool,
     /// Weak proof numbers at defender nodes (see [`Solver::set_weak_proof_numbers`]).
     weak_pn: bool,
+    /// The mate-in-three test at the root (see [`Solver::set_mate_in_three`]).
+    mate3: bool,
+    /// Storage of the mate-in-three test, lent to it while it runs.
+    mate3_scratch: Option<Box<Mate3Scratch<G>>>,
+}
+
+/// What [`Solver::mate_in_three`] works in: the check order, the answers to a check, the
+/// checks after an answer, and the two positions below the node's child.
+struct Mate3Scratch<G: MateGame> {
+    order: Vec<(u32, u32)>,
+    answers: Vec<G::Move>,
+    checks: Vec<G::Move>,
+    after_answer: G,
+    after_check: G,
 }
 
 /// Saturating sum capped below infinity unless a term is infinite.
@@ -245,6 +259,8 @@ impl<G: MateGame> Solver<G> {
             skip_futile: false,
             force_expand: false,
             weak_pn: false,
+            mate3: true,
+            mate3_scratch: None,
         }
     }
 
@@ -280,6 +296,17 @@ impl<G: MateGame> Solver<G> {
     /// is proven); only the order of the search changes. Off by default.
     pub fn set_weak_proof_numbers(&mut self, on: bool) {
         self.weak_pn = on;
+    }
+
+    /// The mate-in-three test at the root of unlimited searches (on by default): a root whose
+    /// checks have no mate in one looks, before its children are searched, for a check every
+    /// answer to which has a mate in one ([`Solver::mate_in_three`]), so a mate in three is
+    /// one node. Its work is not counted in nodes (a node is a call of the df-pn recursion).
+    /// Tried at every new attacker node it cut tanuki's nodes from 108,184 to 45,190 but
+    /// cost 48% more instructions: most such nodes have no mate in three, and each check
+    /// tried costs an answer's mate-in-one test.
+    pub fn set_mate_in_three(&mut self, on: bool) {
+        self.mate3 = on;
     }
 
     /// Forgets everything learned.
@@ -620,6 +647,11 @@ impl<G: MateGame> Solver<G> {
             if let Some(mate) = self.first_proof_numbers(x, node) {
                 return Some(mate);
             }
+            if self.mate3 && node.ply == 0 && node.remaining.is_none() && 3 < self.max_ply {
+                if let Some(mate) = self.mate_in_three(x, node) {
+                    return Some(mate);
+                }
+            }
             if node.remaining == Some(1) && !self.aborted {
                 // One ply left and no check mates at once.
                 return Some(self.store(node.table_key, NodeResult::disproof(node.hand), 1));
@@ -719,6 +751,111 @@ impl<G: MateGame> Solver<G> {
             x.kids[i].init_pn = (answers as u32).max(1);
         }
         None
+    }
+
+    /// A mate in three at attacker node `node`, whose checks (in `x`, with their answer
+    /// counts) have no mate in one: a check every answer to which has a check that mates at
+    /// once. The checks are tried fewest answers first, and each is given up at its first
+    /// answer without a mate in one. On success the proofs of the mated positions, of the
+    /// answers' positions, of the check's position and of the node are stored (so that the
+    /// line is read from the table as after a search) and the node's proof is returned.
+    /// Answers to the other checks found mated in one along the way are stored too.
+    fn mate_in_three(
+        &mut self,
+        x: &mut Expansion<G>,
+        node: &Node<G>,
+    ) -> Option<NodeResult<G::Hand>> {
+        let mut m3 = match self.mate3_scratch.take() {
+            Some(m3) => m3,
+            None => Box::new(Mate3Scratch {
+                order: Vec::new(),
+                answers: Vec::new(),
+                checks: Vec::new(),
+                after_answer: node.pos.clone(),
+                after_check: node.pos.clone(),
+            }),
+        };
+        m3.order.clear();
+        m3.order
+            .extend((0..x.kids.len() as u32).map(|i| (x.kids[i as usize].init_pn, i)));
+        m3.order.sort_unstable();
+        let mut found = None;
+        for oi in 0..m3.order.len() {
+            let k = x.kids[m3.order[oi].1 as usize];
+            let c: &G = x.scratch.child(node.pos, k.mv);
+            if let Some(hand) = self.answers_mated_in_one(c, node.ply + 1, &mut m3) {
+                self.store(k.key, NodeResult::proof(2, hand), 1);
+                let proof = NodeResult::proof(3, node.pos.or_proof_hand(k.mv, hand));
+                found = Some(self.store(node.table_key, proof, 1));
+                break;
+            }
+        }
+        self.mate3_scratch = Some(m3);
+        found
+    }
+
+    /// If every answer in `c` (defender to move, `ply` plies down) has a check that mates at
+    /// once, the proof hand of `c`, with the answers' and the mated positions' proofs stored.
+    fn answers_mated_in_one(
+        &mut self,
+        c: &G,
+        ply: u32,
+        m3: &mut Mate3Scratch<G>,
+    ) -> Option<G::Hand> {
+        let mut answers = std::mem::take(&mut m3.answers);
+        self.generate_moves(c, false, &mut answers);
+        let mut most = G::Hand::default();
+        let mut all = !answers.is_empty();
+        for &a in answers.iter() {
+            c.after_into(a, &mut m3.after_answer);
+            match self.mate_in_one(ply + 1, m3) {
+                Some(hand) => most = most.max(hand),
+                None => {
+                    all = false;
+                    break;
+                }
+            }
+        }
+        m3.answers = answers;
+        all.then(|| c.and_proof_hand(most))
+    }
+
+    /// A check that mates at once in `m3.after_answer` (attacker to move, `ply` plies down):
+    /// the position's proof hand, with its proof and the mated position's stored.
+    fn mate_in_one(&mut self, ply: u32, m3: &mut Mate3Scratch<G>) -> Option<G::Hand> {
+        let mut checks = std::mem::take(&mut m3.checks);
+        let g = &m3.after_answer;
+        g.mate_candidates(&mut checks);
+        let mut found = None;
+        for &m in checks.iter() {
+            let (board_key, full, _) = g.child_keys(m);
+            let answers = match self.cached_answers(full) {
+                Some(n) => n,
+                None => {
+                    g.after_into(m, &mut m3.after_check);
+                    self.count_answers(&m3.after_check)
+                }
+            };
+            if answers > 0 {
+                continue;
+            }
+            g.after_into(m, &mut m3.after_check);
+            let mated = &m3.after_check;
+            if mated.is_mated() {
+                let cp = mated.mated_proof_hand();
+                self.store(
+                    self.table_key_of(board_key, ply + 1),
+                    NodeResult::proof(0, cp),
+                    1,
+                );
+                let hand = g.or_proof_hand(m, cp);
+                self.store(self.table_key(g, ply), NodeResult::proof(1, hand), 1);
+                found = Some(hand);
+                break;
+            }
+        }
+        m3.checks = checks;
+        found
     }
 
     /// The df-pn loop at an expanded node: read the children; while the node stays undecided

@@ -56,6 +56,12 @@ pub trait MateGame: Clone {
         let c = self.after(m);
         (c.board_key(), c.key(), c.attacker_hand())
     }
+    /// Checks that may mate at once, at least every one that does (attacker to move): what
+    /// a mate-in-one test plays. Games without a cheaper generator list all their checks.
+    fn mate_candidates(&self, out: &mut Vec<Self::Move>) {
+        self.attacker_moves(out);
+    }
+
     /// True when the defender (to move) has no legal move: mate.
     fn is_mated(&self) -> bool {
         let mut v = Vec::new();

@@ -184,6 +184,11 @@ impl<G: MateGame> MateSolver<G> {
         self.main.set_weak_proof_numbers(on);
     }
 
+    /// The mate-in-three test at the root (see [`Solver::set_mate_in_three`]; on by default).
+    pub fn set_mate_in_three(&mut self, on: bool) {
+        self.main.set_mate_in_three(on);
+    }
+
     /// Gives up positions more than `plies` below the root (see [`Solver::set_max_ply`]; the
     /// default fits a 2 MiB thread stack).
     pub fn set_max_ply(&mut self, plies: u32) {

@@ -79,6 +79,12 @@ impl MateGame for Tsume {
         push_all(&l, out);
     }
 
+    fn mate_candidates(&self, out: &mut Vec<Move>) {
+        let mut l = MoveList::new();
+        self.pos.mate_candidates(&mut l);
+        push_all(&l, out);
+    }
+
     #[inline]
     fn is_mated(&self) -> bool {
         self.pos.is_checkmate()

@@ -143,12 +143,12 @@ fn a_check_answered_only_by_futile_drops_mates_with_muda_ai() {
     assert!(!after.is_mated() && after.mated_but_for_futile_drops());
 }
 
-/// The answer first, then better lines: tanuki-3-113 is proven along a 5-ply line, and the
-/// shortest mate is 3. The callback hears the 5-ply line first (the one `first` keeps), then
-/// the 3-ply one marked shortest; lengths fall and nodes and times rise from report to report.
+/// The answer first, then better lines: tanuki-5-148 is proven along a 7-ply line, and the
+/// shortest mate is 5. The callback hears the 7-ply line first (the one `first` keeps), then
+/// the 5-ply one marked shortest; lengths fall and nodes and times rise from report to report.
 #[test]
 fn lines_are_reported_first_to_best() {
-    let sfen = "5B2r/8k/9/8B/9/9/9/9/9 b r4g4s4n4l18p 1";
+    let sfen = "5R2G/9/7Bn/7k1/9/7B1/9/9/9 b R3g4s3n4l18p 1";
     let heard: Arc<Mutex<Vec<Found<shogi::Move>>>> = Arc::default();
     let sink = heard.clone();
     let mut s = MateSolver::new(small());
@@ -159,11 +159,11 @@ fn lines_are_reported_first_to_best() {
     let heard = heard.lock().expect("lock").clone();
     assert_eq!(sol.verdict, Verdict::Mate);
     assert!(sol.shortest);
-    assert_eq!(sol.line.len(), 3);
+    assert_eq!(sol.line.len(), 5);
     assert!(heard.len() >= 2, "{heard:?}");
     let first = sol.first.as_ref().expect("first line");
     assert_eq!(heard[0].line, first.line);
-    assert_eq!(first.line.len(), 5);
+    assert_eq!(first.line.len(), 7);
     assert!(!heard[0].shortest);
     let last = heard.last().expect("reports");
     assert!(last.shortest);
@@ -192,4 +192,32 @@ fn lines_are_reported_first_to_best() {
     assert!(!quick.shortest);
     assert!(quick.stats.nodes < sol.stats.nodes);
     assert_eq!(*count.lock().expect("lock"), 1);
+}
+
+/// The mate-in-three test at the root: tanuki-3-113 (a mate in three that df-pn alone first
+/// proves along a 5-ply line) is decided at the root, one node, with the 3-ply line read from
+/// the proofs it stored; without the test it takes more nodes and the first line is longer.
+/// Both lines replay to mate.
+#[test]
+fn a_mate_in_three_is_found_at_the_root() {
+    let sfen = "5B2r/8k/9/8B/9/9/9/9/9 b r4g4s4n4l18p 1";
+    let mut s = MateSolver::new(small());
+    s.set_polish(false);
+    let with = s.solve(&tsume(sfen));
+    s.set_mate_in_three(false);
+    let without = s.solve(&tsume(sfen));
+    assert_eq!(with.verdict, Verdict::Mate);
+    assert_eq!(without.verdict, Verdict::Mate);
+    assert_eq!(with.stats.nodes, 1);
+    assert_eq!(with.line.len(), 3);
+    assert!(without.stats.nodes > 1);
+    assert_eq!(without.line.len(), 5);
+    for line in [&with.line, &without.line] {
+        let mut p = Position::from_sfen_relaxed(sfen).expect("parses");
+        for &m in line.iter() {
+            assert!(p.is_legal(m));
+            p.play(m);
+        }
+        assert!(p.is_checkmate());
+    }
 }

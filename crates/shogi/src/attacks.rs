@@ -302,6 +302,20 @@ pub fn attacks(kind: PieceKind, c: Color, sq: Square, occ: Bitboard) -> Bitboard
     }
 }
 
+/// The squares a piece of `kind` and color `c` on `sq` attacks on an empty board (a superset
+/// of its attacks on any board).
+#[inline]
+pub fn attacks_empty(kind: PieceKind, c: Color, sq: Square) -> Bitboard {
+    match kind {
+        PieceKind::Lance => lance(c, sq, Bitboard::EMPTY),
+        PieceKind::Bishop => bishop_empty(sq),
+        PieceKind::Rook => rook_empty(sq),
+        PieceKind::Horse => bishop_empty(sq) | king(sq),
+        PieceKind::Dragon => rook_empty(sq) | king(sq),
+        _ => step_attacks(kind, c, sq),
+    }
+}
+
 /// True when a piece of `kind` and color `c` on `from` attacks `target` with blockers `occ`:
 /// a slider needs only its empty-board line and a clear path, not its whole attack set.
 #[inline]

@@ -117,8 +117,13 @@ impl Position {
     /// looked at, step pieces first; sliders only while a candidate is still free.
     #[inline(always)]
     fn king_escapes(&self, k: Square, cand: Bitboard) -> Bitboard {
-        let us = self.side;
-        let them = us.flip();
+        self.unattacked_near(k, cand, self.side.flip())
+    }
+
+    /// The squares of `cand` (next to a king on `k`) that `them` does not attack, with the
+    /// king lifted off the board ([`Position::king_escapes`] for either king).
+    #[inline(always)]
+    fn unattacked_near(&self, k: Square, cand: Bitboard, them: Color) -> Bitboard {
         let theirs = self.by_color[them.index()];
         let of = |kind: PieceKind| self.by_kind[kind.index()] & theirs;
         let pawns = of(PieceKind::Pawn);
@@ -344,6 +349,57 @@ impl Position {
 
     /// The legal moves that give check.
     pub fn check_moves(&self, list: &mut MoveList) {
+        self.checks_covering(list, None);
+    }
+
+    /// The checks that may mate at once (a superset of them, a subset of
+    /// [`Position::check_moves`]): a check leaves the enemy king a square to step to unless
+    /// the checking piece covers every square next to the king that the side to move does
+    /// not already attack ([`Position::enemy_king_free_squares`]), so only destinations from
+    /// which it could are generated, for each kind (sliders judged on an empty board). The
+    /// moves of a piece that alone blocks one of our sliders from such a square (its
+    /// departure would open the line) and discovered checks are all kept.
+    pub fn mate_candidates(&self, list: &mut MoveList) {
+        let free = self.enemy_king_free_squares();
+        if free.is_empty() {
+            self.checks_covering(list, None);
+            return;
+        }
+        let us = self.side;
+        let them = us.flip();
+        let mut cover = [Bitboard::FULL; 14];
+        // Our pieces that alone stand between one of our sliders and a free square (the king
+        // lifted off the board): moving one might open the line.
+        let mut openers = Bitboard::EMPTY;
+        let ours = self.by_color[us.index()];
+        let occ = match self.king_square(them) {
+            Some(k) => self.occupied() ^ Bitboard::from_square(k),
+            None => self.occupied(),
+        };
+        let lances = self.by_kind[PieceKind::Lance.index()];
+        for f in free {
+            let here = Bitboard::from_square(f);
+            for (i, c) in cover.iter_mut().enumerate() {
+                *c &= attacks::attacks_empty(PieceKind::from_index(i), them, f) | here;
+            }
+            let snipers = ((attacks::rook_empty(f) & self.rook_likes())
+                | (attacks::bishop_empty(f) & self.bishop_likes())
+                | (attacks::lance(them, f, Bitboard::EMPTY) & lances))
+                & ours;
+            for s in snipers {
+                let b = attacks::between(f, s) & occ;
+                if b.any() && !b.more_than_one() {
+                    openers |= b & ours;
+                }
+            }
+        }
+        self.checks_covering(list, Some((&cover, openers)));
+    }
+
+    /// [`Position::check_moves`], or with `cover` = `(per_kind, openers)` only the checks
+    /// whose piece (of its kind after the move) lands in `per_kind[kind]`, but for the moves of
+    /// the pieces in `openers` and discovered checks.
+    fn checks_covering(&self, list: &mut MoveList, cover: Option<(&[Bitboard; 14], Bitboard)>) {
         list.clear();
         let us = self.side;
         let them = us.flip();
@@ -377,6 +433,14 @@ impl Position {
         chk[PieceKind::King.index()] = Bitboard::EMPTY;
         chk[PieceKind::Horse.index()] = bishop | king;
         chk[PieceKind::Dragon.index()] = rook | king;
+        let mut covering = chk;
+        let mut unfiltered = Bitboard::FULL;
+        if let Some((per_kind, openers)) = cover {
+            for (c, p) in covering.iter_mut().zip(per_kind) {
+                *c &= *p;
+            }
+            unfiltered = openers;
+        }
         let discoverers = self.blockers_for(eksq, us) & self.by_color[us.index()];
         let ksq = self.king_square(us);
         let pinned = self.pinned(us);
@@ -386,7 +450,21 @@ impl Position {
             let Some(p) = self.board[from.index()] else {
                 continue;
             };
-            let mut to_bb = attacks::attacks(p.kind, us, from, occ) & not_own;
+            let kind = p.kind;
+            let masks = if unfiltered.has(from) {
+                &chk
+            } else {
+                &covering
+            };
+            let pro = masks[kind.promoted().index()];
+            let plain = masks[kind.index()];
+            // Most pieces cannot reach a checking square even on an empty board.
+            if !discoverers.has(from)
+                && (attacks::attacks_empty(kind, us, from) & (plain | pro)).is_empty()
+            {
+                continue;
+            }
+            let mut to_bb = attacks::attacks(kind, us, from, occ) & not_own;
             if let (true, Some(k)) = (pinned.has(from), ksq) {
                 to_bb &= attacks::ray_through(k, from);
             }
@@ -398,10 +476,7 @@ impl Position {
                 }
                 direct &= !disc;
             }
-            let kind = p.kind;
             let may_zone = kind.can_promote() && zone(us).has(from);
-            let pro = chk[kind.promoted().index()];
-            let plain = chk[kind.index()];
             for to in direct & (plain | pro) {
                 let may = kind.can_promote() && (may_zone || zone(us).has(to));
                 if may && pro.has(to) {
@@ -421,7 +496,20 @@ impl Position {
                 }
             }
         }
-        self.drop_moves(list, Bitboard::FULL, Some(&chk));
+        self.drop_moves(list, Bitboard::FULL, Some(&covering));
+    }
+
+    /// The squares the enemy king (of the side not to move) could step to now: next to it,
+    /// not held by its own side, and attacked by no piece of the side to move, with the king
+    /// taken off the board so that a slider's line runs on through its square: a check that
+    /// leaves one of them uncovered does not mate ([`Position::mate_candidates`]).
+    pub fn enemy_king_free_squares(&self) -> Bitboard {
+        let us = self.side;
+        let them = us.flip();
+        let Some(ek) = self.king_square(them) else {
+            return Bitboard::EMPTY;
+        };
+        self.unattacked_near(ek, attacks::king(ek) & !self.by_color[them.index()], us)
     }
 
     /// True when the side to move has at least one legal move.

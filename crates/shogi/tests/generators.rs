@@ -140,3 +140,70 @@ fn children_replayed_in_one_place_equal_fresh_children() {
     });
     assert!(moves >= 500_000, "only {moves} moves");
 }
+
+/// `mate_candidates` against playing every check: on the attacker positions of tsume
+/// problems (../shared/data/tsume/tanuki.tsv, each problem and every position two plies
+/// down), the candidates are checks, every check that mates is a candidate, and the
+/// candidates leave out most checks (the filter must do its job, not just be safe).
+#[test]
+fn mate_candidates_hold_every_mating_check() {
+    let p = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/tsume/tanuki.tsv");
+    let text = match std::fs::read_to_string(&p) {
+        Ok(t) => t,
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("note: {} not found ({e}); skipping", p.display());
+            return;
+        }
+        Err(e) => panic!("{} missing under CI: {e}", p.display()),
+    };
+    let (mut positions, mut checks_total, mut candidates_total, mut mates) = (0, 0, 0, 0);
+    let mut check = |pos: &shogi::Position| {
+        let (mut checks, mut cands) = (MoveList::new(), MoveList::new());
+        pos.check_moves(&mut checks);
+        pos.mate_candidates(&mut cands);
+        for &m in cands.iter() {
+            assert!(
+                checks.contains(m),
+                "{} is no check in {}",
+                m.usi(),
+                pos.to_sfen()
+            );
+        }
+        for &m in checks.iter() {
+            if pos.after(m).is_checkmate() {
+                mates += 1;
+                assert!(
+                    cands.contains(m),
+                    "mate {} missing from the candidates of {}",
+                    m.usi(),
+                    pos.to_sfen()
+                );
+            }
+        }
+        positions += 1;
+        checks_total += checks.len();
+        candidates_total += cands.len();
+    };
+    let (mut checks, mut answers) = (MoveList::new(), MoveList::new());
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let sfen = line.split('\t').next().expect("a field");
+        let root = shogi::Position::from_sfen_relaxed(sfen).expect("parses");
+        check(&root);
+        root.check_moves(&mut checks);
+        for &c in checks.iter() {
+            let after_check = root.after(c);
+            after_check.evasions(&mut answers);
+            for &a in answers.iter() {
+                check(&after_check.after(a));
+            }
+        }
+    }
+    assert!(positions > 50_000, "only {positions} positions");
+    assert!(mates > 5_000, "only {mates} mates");
+    assert!(
+        2 * candidates_total < checks_total,
+        "{candidates_total} candidates of {checks_total} checks"
+    );
+    eprintln!("{positions} positions, {checks_total} checks, {candidates_total} candidates, {mates} mates");
+}
