@@ -376,11 +376,28 @@ impl Position {
             Some(k) => self.occupied() ^ Bitboard::from_square(k),
             None => self.occupied(),
         };
+        // The kinds a checking piece can be: those in hand, and those of our pieces on the
+        // board, promoted or not.
+        let mut kinds = 0u16;
+        for kind in HAND_KINDS {
+            if self.hands[us.index()].has(kind) {
+                kinds |= 1 << kind.index();
+            }
+        }
+        for (i, bb) in self.by_kind.iter().enumerate() {
+            if (*bb & ours).any() {
+                let kind = PieceKind::from_index(i);
+                kinds |= 1 << i | 1 << kind.promoted().index();
+            }
+        }
         let lances = self.by_kind[PieceKind::Lance.index()];
         for f in free {
             let here = Bitboard::from_square(f);
-            for (i, c) in cover.iter_mut().enumerate() {
-                *c &= attacks::attacks_empty(PieceKind::from_index(i), them, f) | here;
+            let mut left = kinds;
+            while left != 0 {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                cover[i] &= attacks::attacks_empty(PieceKind::from_index(i), them, f) | here;
             }
             let snipers = ((attacks::rook_empty(f) & self.rook_likes())
                 | (attacks::bishop_empty(f) & self.bishop_likes())
