@@ -10,6 +10,9 @@ rule once the game reaches ply --at (default 10, after the 6-ply openings):
   hang      never answers
   crash     exits with status 1 instead of answering
 
+With --device-time it reports, before each answer, the device time a stand-in for a modelled
+chip would: `info string chip nodes 1 clocks 1000 (0.0 ms at 100 MHz)` (10 microseconds).
+
 Needs python-chess (run it with the match tool's .venv python).
 """
 
@@ -25,6 +28,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fault")
     ap.add_argument("--at", type=int, default=10)
+    ap.add_argument("--device-time", action="store_true")
     args, _ = ap.parse_known_args()
     rng = random.Random(1)
     board = chess.Board()
@@ -75,6 +79,8 @@ def main():
                 move = "(none)"
             elif fault == "garbage":
                 move = "xyz"
+            if args.device_time:
+                say("info string chip nodes 1 clocks 1000 (0.0 ms at 100 MHz)")
             say(f"bestmove {move}")
         elif cmd == "quit":
             return

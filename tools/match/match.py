@@ -19,12 +19,19 @@ Example (Estuary against Stockfish limited to 1800 Elo):
       --option2 UCI_LimitStrength=true --option2 UCI_Elo=1800 --option2 Threads=1 \
       --games 40 --tc 5+0.05 --concurrency 1 --pgn ladder.pgn
 
+An engine that models hardware slower than the hardware would run (`estuary uci --device
+chip-model` with `Wall Clock` off) plays at its projected speed with --device-time1/2: its
+clock is charged the device time it reports for each move (the last `info string ... clocks C
+(... at M MHz)` before `bestmove`: C / M microseconds), not the wall time; it may take up to
+--device-slowdown times its clock plus --hang-timeout in wall time before it is called hung.
+
 reliability.sh runs the engine against itself this way and fails on any fault; test_match.py
 checks the fault detection against stand-in engines (fake_engine.py).
 """
 
 import argparse
 import asyncio
+import re
 import concurrent.futures as cf
 import math
 import random
@@ -165,6 +172,16 @@ def move_comment(info, used):
     return " ".join(parts)
 
 
+DEVICE_TIME = re.compile(r"clocks (\d+) \(.* at (\d+) MHz\)")
+
+
+def device_seconds(info):
+    """The device time a move took, from the engine's last `info string` (`... clocks C (...
+    at M MHz)`), in seconds; None when it reported none."""
+    m = DEVICE_TIME.search(info.get("string", ""))
+    return int(m.group(1)) / (int(m.group(2)) * 1e6) if m else None
+
+
 def play_move(eng, board, limit, timeout):
     """Asks `eng` for a move in `board`. Returns (PlayResult, None), or (None, (kind,
     message)) with kind `illegal` (not a legal move; also `0000` or `(none)` with legal moves
@@ -214,6 +231,7 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
     names = [args.name1 or cmds[0].split("/")[-1], args.name2 or cmds[1].split("/")[-1]]
     engines = [None, None]
     faulty = [False, False]
+    device = [args.device_time1, args.device_time2]
     try:
         # engine index playing white/black
         white, black = (0, 1) if e1_white else (1, 0)
@@ -256,6 +274,8 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
                 limit = chess.engine.Limit(white_clock=max(clocks[chess.WHITE], 0.001), black_clock=max(clocks[chess.BLACK], 0.001),
                                            white_inc=inc, black_inc=inc)
                 timeout = max(clocks[side], 0) + args.hang_timeout
+                if device[mover]:
+                    timeout = max(clocks[side], 0) * args.device_slowdown + args.hang_timeout
             t0 = time.monotonic()
             res, fault = play_move(engines[mover], board, limit, timeout)
             used = time.monotonic() - t0
@@ -269,6 +289,12 @@ def play_game(args, idx, opening, e1_white, result, pgn_lock, pgn_file):
                 result.flag(mover, "time" if kind == "hang" else kind, f"{who}: {message}")
                 node.comment = f"{names[mover]}: {message}"
                 break
+            if device[mover]:
+                seconds = device_seconds(res.info)
+                if seconds is None:
+                    print(f"{who}: no device time reported; charged the wall time", flush=True)
+                else:
+                    used = seconds
             clocks[side] -= used
             if clocks[side] < 0 and not args.nodes:
                 termination = "time forfeit"
@@ -328,6 +354,13 @@ def main():
     ap.add_argument("--hang-timeout", type=float, default=5.0,
                     help="seconds past its clock (or a whole move with --nodes: 60 at least) "
                          "an engine may take to answer before it loses on time and is killed")
+    ap.add_argument("--device-time1", action="store_true",
+                    help="charge engine 1 the device time it reports, not the wall time")
+    ap.add_argument("--device-time2", action="store_true",
+                    help="charge engine 2 the device time it reports, not the wall time")
+    ap.add_argument("--device-slowdown", type=float, default=10.0,
+                    help="with --device-time1/2: how many times its clock an engine may take in "
+                         "wall time (plus --hang-timeout) before it loses as hung")
     ap.add_argument("--strict", action="store_true",
                     help="exit status 1 when any game had a time loss, illegal move or crash")
     args = ap.parse_args()

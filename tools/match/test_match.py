@@ -2,7 +2,8 @@
 """Self-test of match.py's fault detection: stand-in engines (fake_engine.py) that play an
 illegal move, `0000`, `(none)` or no move at all, overrun their clock, hang or crash must each
 lose the game, be counted under the right fault and make `--strict` exit with status 1; two
-well-behaved ones must not.
+well-behaved ones must not. An engine whose clock is charged the device time it reports
+(--device-time1) may overrun its clock in wall time without losing.
 
   ./run.sh --help >/dev/null && .venv/bin/python test_match.py     (about 40 s)
 """
@@ -19,12 +20,12 @@ FINAL = re.compile(r"Final: Games (\d+): .* time losses e1=(\d+) e2=(\d+)  illeg
                    r"e2=(\d+)  crashes e1=(\d+) e2=(\d+)")
 
 
-def match(fault, tc="2+0.05", games=2):
-    e1 = FAKE + (f" --fault {fault}" if fault else "")
+def match(fault, tc="2+0.05", games=2, extra1="", flags=()):
+    e1 = FAKE + (f" --fault {fault}" if fault else "") + extra1
     p = subprocess.run([sys.executable, os.path.join(HERE, "match.py"), "--engine1", e1,
                         "--engine2", FAKE, "--games", str(games), "--tc", tc,
                         "--concurrency", "2", "--max-plies", "80", "--hang-timeout", "2",
-                        "--strict"], capture_output=True, text=True, timeout=120)
+                        "--strict", *flags], capture_output=True, text=True, timeout=120)
     m = FINAL.search(p.stdout)
     if not m:
         raise AssertionError(f"no summary:\n{p.stdout}\n{p.stderr}")
@@ -61,6 +62,17 @@ class Faults(unittest.TestCase):
 
     def test_clock_overrun(self):
         self.expect("slow", "time1", tc="1+0.01")
+
+    def test_device_time_is_charged(self):
+        # Slow in wall time from ply 70 on (a whole clock and more), but charged 10 us a move.
+        rc, games, counts, out = match("slow", tc="1+0.01", extra1=" --at 70 --device-time",
+                                       flags=("--device-time1",))
+        self.assertEqual((rc, games, sum(counts.values())), (0, 2, 0), out)
+        # Reporting no device time: charged the wall time, and loses on time.
+        rc, games, counts, out = match("slow", tc="1+0.01", extra1=" --at 70",
+                                       flags=("--device-time1",))
+        self.assertEqual(counts["time1"], 2, out)
+        self.assertIn("no device time reported", out)
 
     def test_hang(self):
         self.expect("hang", "time1", tc="1+0.01")

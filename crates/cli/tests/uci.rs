@@ -637,11 +637,36 @@ fn the_chip_model_speaks_uci() {
         "{:?}",
         t.elapsed()
     );
+    // With `Wall Clock` off only the chip's budget ends a timed search. At 1000 MHz the model
+    // runs slower than the chip, so with the wall watched it stops short of the 50 ms budget
+    // (`movetime 100` less the 50 ms overhead: 50M clocks), and without it spends it.
+    let spent = |lines: &[String]| -> u64 {
+        let l = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info string chip nodes "))
+            .expect("the chip's closing report");
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let i = t.iter().position(|&w| w == "clocks").expect("clocks");
+        t[i + 1].parse().expect("a number")
+    };
+    e.send("setoption name Clock MHz value 1000");
+    e.send("position startpos");
+    e.send("go movetime 100");
+    let watched = spent(&e.until("bestmove", 5.0));
+    e.send("setoption name Wall Clock value false");
+    e.send("go movetime 100");
+    let budget = spent(&e.until("bestmove", 120.0));
+    assert!(budget >= 49_000_000, "{budget}");
+    assert!(watched < budget / 2, "{watched} against {budget}");
+    e.send("setoption name Wall Clock value true");
+    e.send("setoption name Clock MHz value 101");
     // Bad input: an error line, the engine unchanged.
     for bad in [
         "position fen not a fen",
         "position startpos moves e2e5",
         "go depth x",
+        "setoption name Wall Clock value maybe",
         "setoption name TT Entries value 0",
         "setoption name EvalFile value /no/such/net",
         "frobnicate",

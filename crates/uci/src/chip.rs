@@ -9,7 +9,9 @@
 //! move's time becomes a budget of chip clocks at `Clock MHz`, and the chip stops at that
 //! budget. The model and the RTL run slower than the chip would, so the wall clock is watched
 //! too and a STOP goes down the link when the time is up (the answer is then the best move
-//! found so far). `go nodes` is scaled by `Nodes Percent` for node-odds matches (the chip at
+//! found so far); with `Wall Clock` off only the chip's budget ends a timed search, for a
+//! match that charges the chip's time (the closing `info string chip ... clocks C (X ms at M
+//! MHz)`) instead of the wall time (tools/match `--device-time1`). `go nodes` is scaled by `Nodes Percent` for node-odds matches (the chip at
 //! K x its speed ratio nodes against the software at K).
 
 use crate::{
@@ -131,6 +133,8 @@ struct ChipUci {
     config: Config,
     eval_file: String,
     mhz: u64,
+    /// Whether the wall clock also stops a search (see the `Wall Clock` option).
+    wall_clock: bool,
     nodes_percent: u64,
     move_overhead: u64,
     start: Board,
@@ -161,6 +165,7 @@ impl ChipUci {
             config,
             eval_file: EMBEDDED_NET.into(),
             mhz: DEFAULT_MHZ,
+            wall_clock: true,
             nodes_percent: 100,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             start: Board::startpos(),
@@ -229,6 +234,7 @@ impl ChipUci {
                 self.say(&format!(
                     "option name Clock MHz type spin default {DEFAULT_MHZ} min 1 max 1000"
                 ));
+                self.say("option name Wall Clock type check default true");
                 self.say("option name Nodes Percent type spin default 100 min 1 max 100000");
                 self.say(&format!("option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max 5000"));
                 self.say(&format!(
@@ -298,6 +304,13 @@ impl ChipUci {
                 )
             }),
             "clock mhz" => num(1, 1000).ok_or_else(bad).map(|n| self.mhz = n),
+            "wall clock" => match value.to_ascii_lowercase().as_str() {
+                "true" | "false" => {
+                    self.wall_clock = value.eq_ignore_ascii_case("true");
+                    Ok(())
+                }
+                _ => Err(bad()),
+            },
             "nodes percent" => num(1, 100_000)
                 .ok_or_else(bad)
                 .map(|n| self.nodes_percent = n),
@@ -379,12 +392,13 @@ impl ChipUci {
         let stop = self.stop.clone();
         let out = self.out.clone();
         let mhz = self.mhz;
+        let wall_budget = budget_ms.filter(|_| self.wall_clock);
         self.stop.store(false, Ordering::Relaxed);
         self.running.store(true, Ordering::Release);
         let running = self.running.clone();
         self.search = Some(std::thread::spawn(move || {
             let t0 = Instant::now();
-            let deadline = budget_ms.map(|ms| t0 + Duration::from_millis(ms as u64));
+            let deadline = wall_budget.map(|ms| t0 + Duration::from_millis(ms as u64));
             let replies = match replies.lock() {
                 Ok(r) => r,
                 Err(e) => e.into_inner(),
