@@ -829,19 +829,14 @@ impl<G: MateGame> Solver<G> {
         let mut found = None;
         for &m in checks.iter() {
             let (board_key, full, _) = g.child_keys(m);
-            let answers = match self.cached_answers(full) {
-                Some(n) => n,
-                None => {
-                    g.after_into(m, &mut m3.after_check);
-                    self.count_answers(&m3.after_check)
-                }
-            };
-            if answers > 0 {
+            let cached = self.cached_answers(full);
+            if cached.is_some_and(|n| n > 0) {
                 continue;
             }
             g.after_into(m, &mut m3.after_check);
             let mated = &m3.after_check;
-            if mated.is_mated() {
+            let answers = cached.unwrap_or_else(|| self.count_answers(mated));
+            if answers == 0 && mated.is_mated() {
                 let cp = mated.mated_proof_hand();
                 self.store(
                     self.table_key_of(board_key, ply + 1),

@@ -304,13 +304,9 @@ impl ChipUci {
                 )
             }),
             "clock mhz" => num(1, 1000).ok_or_else(bad).map(|n| self.mhz = n),
-            "wall clock" => match value.to_ascii_lowercase().as_str() {
-                "true" | "false" => {
-                    self.wall_clock = value.eq_ignore_ascii_case("true");
-                    Ok(())
-                }
-                _ => Err(bad()),
-            },
+            "wall clock" => crate::parse_flag(value)
+                .ok_or_else(bad)
+                .map(|v| self.wall_clock = v),
             "nodes percent" => num(1, 100_000)
                 .ok_or_else(bad)
                 .map(|n| self.nodes_percent = n),

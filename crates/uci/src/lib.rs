@@ -367,13 +367,7 @@ impl<D: MoveGenDevice + 'static> Uci<D> {
         let num = |lo: u64, hi: u64| -> Option<u64> {
             value.parse::<u64>().ok().filter(|v| (lo..=hi).contains(v))
         };
-        let flag = || -> Option<bool> {
-            match value.to_ascii_lowercase().as_str() {
-                "true" => Some(true),
-                "false" => Some(false),
-                _ => None,
-            }
-        };
+        let flag = || parse_flag(value);
         match lname.as_str() {
             "hash" => match num(1, 65536) {
                 Some(v) => {
@@ -627,6 +621,15 @@ pub fn split_command(line: &str) -> (&str, &str, &str) {
         .split_once(char::is_whitespace)
         .map_or((line, ""), |(c, r)| (c, r.trim()));
     (line, cmd, rest)
+}
+
+/// A UCI check option's value, `true` or `false` in any case.
+pub(crate) fn parse_flag(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
 }
 
 /// The arguments of a `setoption` command: the option's name and its value (empty for a
