@@ -177,7 +177,10 @@ fn widen(x: u32) -> u32 {
 
 /// Hashing for maps keyed by values that are already hashes: the value itself.
 #[derive(Clone, Copy, Default)]
-struct KeyHasher;
+pub(crate) struct KeyHasher;
+
+/// A set of position keys (already hashes: stored as they are).
+pub(crate) type KeySet = std::collections::HashSet<u64, KeyHasher>;
 
 impl std::hash::BuildHasher for KeyHasher {
     type Hasher = KeyHash;
@@ -186,7 +189,7 @@ impl std::hash::BuildHasher for KeyHasher {
     }
 }
 
-struct KeyHash(u64);
+pub(crate) struct KeyHash(u64);
 
 impl std::hash::Hasher for KeyHash {
     fn finish(&self) -> u64 {
@@ -444,10 +447,21 @@ impl<G: MateGame> Solver<G> {
     /// What the table says about `g` at `ply` (the hand: the proof or disproof hand when
     /// decided).
     pub(crate) fn probe(&self, g: &G, ply: u32) -> NodeResult<G::Hand> {
-        let p = self.table.probe(self.table_key(g, ply), g.attacker_hand());
+        self.probe_keys(g.board_key(), g.attacker_hand(), ply)
+    }
+
+    /// [`Solver::probe`] of the position with board key `board_key` and attacker hand
+    /// `hand` (a child's, from [`MateGame::child_keys`], without building it).
+    pub(crate) fn probe_keys(
+        &self,
+        board_key: u64,
+        hand: G::Hand,
+        ply: u32,
+    ) -> NodeResult<G::Hand> {
+        let p = self.table.probe(self.table_key_of(board_key, ply), hand);
         if let (Some(l), true) = (self.depth_limit, p.pn != 0 && p.dn != 0) {
             // Fall back on the unlimited run's result where it decides the question.
-            let u = self.table.probe(g.board_key(), g.attacker_hand());
+            let u = self.table.probe(board_key, hand);
             if u.dn == 0 {
                 return NodeResult::disproof(u.hand);
             }
@@ -663,7 +677,7 @@ impl<G: MateGame> Solver<G> {
     /// Fills `moves` with the checks (`or_node`) or evasions of `g`, from the cache when it
     /// has them.
     #[inline]
-    fn generate_moves(&mut self, g: &G, or_node: bool, moves: &mut Vec<G::Move>) {
+    pub(crate) fn generate_moves(&mut self, g: &G, or_node: bool, moves: &mut Vec<G::Move>) {
         if !self.move_cache.get(g.key(), moves) {
             if or_node {
                 g.attacker_moves(moves);

@@ -11,7 +11,7 @@
 //! Proofs too long for that are read from the table (`proven_line`) and the
 //! attacker's detours taken out afterwards (`shorten.rs`).
 
-use crate::dfpn::{Limits, Progress, Solver, Stats, Verdict};
+use crate::dfpn::{KeySet, Limits, Progress, Solver, Stats, Verdict};
 use crate::game::MateGame;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -398,7 +398,7 @@ impl<G: MateGame> MateSolver<G> {
         let mut line = Vec::new();
         let mut g = root.clone();
         let mut moves = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = KeySet::default();
         // The bound the position is read at (its stored proof length, then along the line).
         let mut expect = self.main.probe(root, 0).len;
         for ply in 0u32.. {
@@ -409,30 +409,26 @@ impl<G: MateGame> MateSolver<G> {
             if !seen.insert(g.key()) || self.main.aborted() {
                 return None;
             }
-            if or_node {
-                g.attacker_moves(&mut moves);
-            } else {
-                g.defender_moves(&mut moves);
-                if moves.is_empty() {
-                    return Some(line);
-                }
+            self.main.generate_moves(&g, or_node, &mut moves);
+            if !or_node && moves.is_empty() {
+                return Some(line);
             }
             let mut pick: Option<(G::Move, u16)> = None;
             for pass in 0..2 {
                 pick = None;
                 for &m in moves.iter() {
-                    let c = g.after(m);
-                    if or_node && seen.contains(&c.key()) {
+                    let (board_key, full, hand) = g.child_keys(m);
+                    if or_node && seen.contains(&full) {
                         continue;
                     }
                     let len = if or_node {
-                        let r = self.main.probe(&c, ply + 1);
+                        let r = self.main.probe_keys(board_key, hand, ply + 1);
                         if r.pn != 0 {
                             continue;
                         }
                         r.len
                     } else {
-                        self.proven_child(&c, false, ply + 1)?
+                        self.proven_move(&g, m, (board_key, hand), false, ply + 1)?
                     };
                     let better = match pick {
                         None => true,
@@ -486,6 +482,23 @@ impl<G: MateGame> MateSolver<G> {
         let mut r = self.main.probe(c, ply);
         if r.pn != 0 && !or_node {
             r = self.main.prove_at(c, true, ply);
+        }
+        (r.pn == 0 && !self.main.aborted()).then_some(r.len)
+    }
+
+    /// [`Self::proven_child`] of the child of `g` by `m`, read by its board key and attacker
+    /// hand ([`MateGame::child_keys`]): the child is built only when it must be proven again.
+    fn proven_move(
+        &mut self,
+        g: &G,
+        m: G::Move,
+        (board_key, hand): (u64, G::Hand),
+        or_node: bool,
+        ply: u32,
+    ) -> Option<u16> {
+        let r = self.main.probe_keys(board_key, hand, ply);
+        if r.pn != 0 && !or_node {
+            return self.proven_child(&g.after(m), or_node, ply);
         }
         (r.pn == 0 && !self.main.aborted()).then_some(r.len)
     }
@@ -654,7 +667,7 @@ impl<G: MateGame> MateSolver<G> {
         let mut line = Vec::new();
         let mut g = root.clone();
         let mut moves = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = KeySet::default();
         let mut ply = 0u32;
         let mut kids: Vec<(G::Move, u16)> = Vec::new();
         // After an exact tail search fails at bound b, the next is tried at b / 2.
@@ -666,19 +679,16 @@ impl<G: MateGame> MateSolver<G> {
                 break;
             }
             let or_node = ply.is_multiple_of(2);
-            if or_node {
-                g.attacker_moves(&mut moves);
-            } else {
-                g.defender_moves(&mut moves);
-            }
+            self.main.generate_moves(&g, or_node, &mut moves);
             kids.clear();
             for pass in 0..2 {
                 for &m in moves.iter() {
-                    let c = g.after(m);
-                    if seen.contains(&c.key()) {
+                    let (board_key, full, hand) = g.child_keys(m);
+                    if seen.contains(&full) {
                         continue;
                     }
-                    if let Some(len) = self.proven_child(&c, or_node, ply + 1) {
+                    if let Some(len) = self.proven_move(&g, m, (board_key, hand), or_node, ply + 1)
+                    {
                         kids.push((m, len));
                     }
                 }
@@ -744,12 +754,7 @@ impl<G: MateGame> MateSolver<G> {
     /// within `k` plies ([`RELINK_NODES`]) that reads the unlimited proofs short enough;
     /// `None` when there is none or the budget runs out. Along a line the bound falls by one
     /// a ply, so successive searches share their ply-limited entries.
-    fn relink(
-        &mut self,
-        g: &G,
-        k: u32,
-        seen: &std::collections::HashSet<u64>,
-    ) -> Option<(G::Move, u16)> {
+    fn relink(&mut self, g: &G, k: u32, seen: &KeySet) -> Option<(G::Move, u16)> {
         let (r, _) = self.with_budget(RELINK_NODES, |s| {
             s.main.set_depth_limit(Some(k));
             // Searched itself: its own entries (limited, or the unlimited one it would
@@ -914,7 +919,6 @@ impl<G: MateGame> MateSolver<G> {
 mod tests {
     use super::*;
     use crate::{Limits, Tsume};
-    use std::collections::HashSet;
 
     /// When every check's stored proof claims more than the bound its position was read at
     /// (the entries that gave the bound were replaced by longer proofs), [`MateSolver::relink`]
@@ -946,7 +950,7 @@ mod tests {
             );
         }
         let (m, len) = s
-            .relink(&root, bound, &HashSet::new())
+            .relink(&root, bound, &KeySet::default())
             .expect("a check within the bound");
         assert!(u32::from(len) < bound);
         assert!(moves.contains(&m));
