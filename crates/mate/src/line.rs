@@ -496,9 +496,9 @@ impl<G: MateGame> MateSolver<G> {
         or_node: bool,
         ply: u32,
     ) -> Option<u16> {
-        let r = self.main.probe_keys(board_key, hand, ply);
+        let mut r = self.main.probe_keys(board_key, hand, ply);
         if r.pn != 0 && !or_node {
-            return self.proven_child(&g.after(m), or_node, ply);
+            r = self.main.prove_at(&g.after(m), true, ply);
         }
         (r.pn == 0 && !self.main.aborted()).then_some(r.len)
     }

@@ -11,8 +11,9 @@
 //! too and a STOP goes down the link when the time is up (the answer is then the best move
 //! found so far); with `Wall Clock` off only the chip's budget ends a timed search, for a
 //! match that charges the chip's time (the closing `info string chip ... clocks C (X ms at M
-//! MHz)`) instead of the wall time (tools/match `--device-time1`). `go nodes` is scaled by `Nodes Percent` for node-odds matches (the chip at
-//! K x its speed ratio nodes against the software at K).
+//! MHz)`) instead of the wall time (tools/match `--device-time1`). `go nodes` is scaled by
+//! `Nodes Percent` for node-odds matches (the chip at K x its speed ratio nodes against the
+//! software at K).
 
 use crate::{
     line_output, lossy_lines, parse_go, parse_position, parse_setoption, split_command, Output,
