@@ -35,7 +35,7 @@ commands:
                       check a perft suite (FEN ; D1 n ; D2 n ...)
   perft --shogi DEPTH [--sfen SFEN] [--divide]
                       shogi perft (ends with `nodes N`)
-  tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--first]
+  tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--all-drops] [--first]
                       solve tsume-shogi problems with df-pn
   usi                 USI mate search (go mate <ms> | infinite)
   hw gen [--out DIR] [--net FILE]

@@ -1,4 +1,4 @@
-//! `estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--first]`:
+//! `estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--all-drops] [--first]`:
 //! solves tsume-shogi problems with the df-pn solver.
 //!
 //! The answer comes first: the moment the proof is complete, a mating line read from it is
@@ -124,7 +124,8 @@ fn describe_found(f: &Found<shogi::Move>, first: bool) -> String {
 
 /// Runs the subcommand.
 pub fn run(raw: &[String]) -> Result<ExitCode, String> {
-    let mut a = Args::parse(raw, &["muda-ai", "weak-pn", "first"]).map_err(|e| e.to_string())?;
+    let mut a = Args::parse(raw, &["muda-ai", "weak-pn", "all-drops", "first"])
+        .map_err(|e| e.to_string())?;
     let sfen = a.value("sfen");
     let file = a.value("file");
     let nodes: Option<u64> = a.parsed("nodes").map_err(|e| e.to_string())?;
@@ -132,6 +133,7 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
     let hash: Option<usize> = a.parsed("hash").map_err(|e| e.to_string())?;
     let muda = a.flag("muda-ai");
     let weak_pn = a.flag("weak-pn");
+    let all_drops = a.flag("all-drops");
     let first_only = a.flag("first");
     a.finish().map_err(|e| e.to_string())?;
     if !a.positional().is_empty() {
@@ -154,12 +156,13 @@ pub fn run(raw: &[String]) -> Result<ExitCode, String> {
             Ok(pos)
         }
         (None, Some(f)) => Err(f),
-        _ => return Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--first]".into()),
+        _ => return Err("usage: estuary tsume --sfen SFEN | --file FILE [--nodes N] [--time MS] [--hash MB] [--muda-ai] [--weak-pn] [--all-drops] [--first]".into()),
     };
     on_solver_thread(move || {
         let mut solver = MateSolver::<Tsume>::new(limits);
         solver.set_skip_futile(muda);
         solver.set_weak_proof_numbers(weak_pn);
+        solver.set_delayed_drops(!all_drops);
         solver.set_max_ply(SOLVER_MAX_PLY);
         solver.set_polish(!first_only);
         match job {

@@ -96,6 +96,21 @@ struct Child<M, H> {
     rep: u32,
     /// Proof or disproof hand when decided.
     dhand: H,
+    /// At a defender node, the index of the drop on the same square listed before this one
+    /// ([`NO_PRED`]: none): this child waits until that one is proven (see [`deferred`]).
+    pred: u16,
+}
+
+/// No earlier drop on the same square.
+const NO_PRED: u16 = u16::MAX;
+
+/// Whether child `i` waits for the drop on its square listed before it (delayed expansion):
+/// undecided, and that drop not yet proven. Such a child counts in neither of the node's
+/// numbers and is not searched until then; proven or disproven it counts as usual.
+#[inline]
+fn deferred<M, H>(kids: &[Child<M, H>], i: usize) -> bool {
+    let k = &kids[i];
+    k.pred != NO_PRED && k.pn != 0 && k.dn != 0 && kids[k.pred as usize].pn != 0
 }
 
 /// A df-pn solver with its table. Reusable across problems (the table is kept unless cleared).
@@ -139,6 +154,8 @@ pub struct Solver<G: MateGame> {
     force_expand: bool,
     /// Weak proof numbers at defender nodes (see [`Solver::set_weak_proof_numbers`]).
     weak_pn: bool,
+    /// Drops on one square searched one at a time (see [`deferred`]).
+    delayed: bool,
     /// The mate-in-three test at the root (see [`Solver::set_mate_in_three`]).
     mate3: bool,
     /// Storage of the mate-in-three test, lent to it while it runs.
@@ -262,6 +279,7 @@ impl<G: MateGame> Solver<G> {
             skip_futile: false,
             force_expand: false,
             weak_pn: false,
+            delayed: true,
             mate3: true,
             mate3_scratch: None,
         }
@@ -299,6 +317,17 @@ impl<G: MateGame> Solver<G> {
     /// is proven); only the order of the search changes. Off by default.
     pub fn set_weak_proof_numbers(&mut self, on: bool) {
         self.weak_pn = on;
+    }
+
+    /// Delayed expansion of interpositions (on by default): at a defender node, of the drops
+    /// that interpose on one square, one is searched at a time, the next once it is proven.
+    /// A check along a long line can be answered by a drop of each kind in hand on each
+    /// square between; their proofs are alike (the checker takes, the attack goes on), and
+    /// counting them all at once made such a check look dozens of times harder than it is.
+    /// Proofs and disproofs are the same either way (a proof still needs every drop proven);
+    /// only the order of the search changes. Off: every drop counts from the start.
+    pub fn set_delayed_drops(&mut self, on: bool) {
+        self.delayed = on;
     }
 
     /// The mate-in-three test at the root of unlimited searches (on by default): a root whose
@@ -715,7 +744,18 @@ impl<G: MateGame> Solver<G> {
             if node.or_node {
                 crate::memory::prefetch(&self.answers[full as usize & (ANSWERS - 1)]);
             }
+            let pred = if node.or_node || !self.delayed {
+                NO_PRED
+            } else {
+                node.pos.interposition_square(m).map_or(NO_PRED, |sq| {
+                    x.kids
+                        .iter()
+                        .rposition(|k| node.pos.interposition_square(k.mv) == Some(sq))
+                        .map_or(NO_PRED, |j| j as u16)
+                })
+            };
             x.kids.push(Child {
+                pred,
                 mv: m,
                 key: self.prefetch_child(board_key, node.ply),
                 full,
@@ -1020,6 +1060,9 @@ fn select_child<M, H>(
 ) -> (usize, Thresholds) {
     let (mut bi, mut best, mut second) = (0usize, u32::MAX, u32::MAX);
     for (i, k) in kids.iter().enumerate() {
+        if !or_node && deferred(kids, i) {
+            continue;
+        }
         let v = if or_node { k.pn } else { k.dn };
         if v < best {
             second = best;
@@ -1194,7 +1237,10 @@ impl Summary {
         };
         let mut clean_disproof = false;
         let (mut weak_max, mut weak_open) = (0u32, 0u32);
-        for k in kids {
+        for (i, k) in kids.iter().enumerate() {
+            if deferred(kids, i) {
+                continue;
+            }
             s.pn = add(s.pn, k.pn);
             if k.pn != 0 {
                 weak_max = weak_max.max(k.pn);
@@ -1360,5 +1406,49 @@ mod tests {
             "only {found} repetition disproofs"
         );
         assert!(s.rep_table.len() <= s.rep_cap);
+    }
+
+    fn kid(pn: u32, dn: u32, pred: u16) -> Child<u16, ()> {
+        Child {
+            mv: 0,
+            key: 0,
+            full: 0,
+            hand: (),
+            pn,
+            dn,
+            init_pn: pn,
+            len: 3,
+            rep: NO_REP,
+            dhand: (),
+            pred,
+        }
+    }
+
+    /// Delayed expansion: of the drops on one square (kids 1 and 2 here, kid 2 listed after
+    /// kid 1), the later one counts in neither number and is never selected until the one
+    /// before it is proven; a proven or disproven waiting drop counts at once.
+    #[test]
+    fn a_drop_waits_for_the_drop_before_it_on_its_square() {
+        let th = Thresholds { pn: INF, dn: INF };
+        let mut kids = vec![kid(4, 9, NO_PRED), kid(3, 8, NO_PRED), kid(2, 1, 1)];
+        let s = Summary::of_and_node(&kids, false);
+        assert_eq!((s.pn, s.dn), (7, 8), "kid 2 waits for kid 1");
+        assert_eq!(select_child(&kids, false, th, &s).0, 1);
+        let w = Summary::of_and_node(&kids, true);
+        assert_eq!(w.pn, 5, "weak: the largest plus one for the other open kid");
+        kids[1] = kid(0, INF, NO_PRED);
+        let s = Summary::of_and_node(&kids, false);
+        assert_eq!((s.pn, s.dn), (6, 1), "kid 1 proven: kid 2 counts");
+        assert_eq!(select_child(&kids, false, th, &s).0, 2);
+        kids[0] = kid(0, INF, NO_PRED);
+        kids[2] = kid(0, INF, 1);
+        assert_eq!(Summary::of_and_node(&kids, false).pn, 0, "all proven");
+        // A waiting drop disproven (read from the table) disproves the node at once.
+        let kids = vec![kid(4, 9, NO_PRED), kid(3, 8, NO_PRED), kid(INF, 0, 1)];
+        assert_eq!(Summary::of_and_node(&kids, false).dn, 0);
+        // A chain of three: only the first open drop counts.
+        let kids = vec![kid(5, 5, NO_PRED), kid(6, 6, 0), kid(7, 7, 1)];
+        let s = Summary::of_and_node(&kids, false);
+        assert_eq!((s.pn, s.dn), (5, 5));
     }
 }

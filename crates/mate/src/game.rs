@@ -120,6 +120,12 @@ pub trait MateGame: Clone {
     fn checker_moved_to_interposition(&self, _m: Self::Move) -> Option<Self> {
         None
     }
+    /// For a defender move that drops a piece between the king and a long-range checker: the
+    /// square it drops on. The solver searches the drops on one square one at a time, each
+    /// after the one before it is proven (delayed expansion). `None` for other moves.
+    fn interposition_square(&self, _m: Self::Move) -> Option<u8> {
+        None
+    }
     /// Whether the defender move `m` is a futile interposition (muda-ai): a drop whose capture
     /// by the checker mates at once (checkmate by the rules of play, not by the convention).
     fn is_futile_interposition(&self, m: Self::Move) -> bool {

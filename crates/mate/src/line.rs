@@ -184,6 +184,12 @@ impl<G: MateGame> MateSolver<G> {
         self.main.set_weak_proof_numbers(on);
     }
 
+    /// Delayed expansion of interposing drops (see [`Solver::set_delayed_drops`]; on by
+    /// default).
+    pub fn set_delayed_drops(&mut self, on: bool) {
+        self.main.set_delayed_drops(on);
+    }
+
     /// The mate-in-three test at the root (see [`Solver::set_mate_in_three`]; on by default).
     pub fn set_mate_in_three(&mut self, on: bool) {
         self.main.set_mate_in_three(on);
@@ -905,12 +911,25 @@ impl<G: MateGame> MateSolver<G> {
                 }
             }
         }
-        // The one left long, else the largest bound; plain moves before drops.
+        // The one left long, else the largest bound; plain moves before drops. Of several
+        // left long, a plain move goes before any drop the checker can take, whatever their
+        // bounds: such a drop's proof, taken and played on, runs into the line the plain
+        // moves lead to and inherits its length plus the capture, so its bound says nothing
+        // of its own (in Astral Traveler, searched with drops on one square one at a time,
+        // a knight dropped between rook and king at ply 69 read longer than the king's
+        // step and led to a 291-ply line instead of the published 579).
         let open = bounds.iter().any(|b| !b.3);
+        let pick = |b: &(G::Move, u32, u32, bool, u32)| {
+            if open {
+                (b.2, std::cmp::Reverse(eff(b)))
+            } else {
+                (0, std::cmp::Reverse(eff(b)))
+            }
+        };
         bounds
             .iter()
             .filter(|b| !open || !b.3)
-            .min_by_key(|b| (std::cmp::Reverse(eff(b)), b.2))
+            .min_by_key(|b| (pick(b), b.2))
             .map(|b| b.0)
     }
 }

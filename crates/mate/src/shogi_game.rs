@@ -79,6 +79,10 @@ impl MateGame for Tsume {
         push_all(&l, out);
     }
 
+    fn interposition_square(&self, m: Move) -> Option<u8> {
+        m.is_drop().then_some(m.to().0)
+    }
+
     fn mate_candidates(&self, out: &mut Vec<Move>) {
         let mut l = MoveList::new();
         self.pos.mate_candidates(&mut l);
