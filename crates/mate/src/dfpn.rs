@@ -1,6 +1,7 @@
 //! Depth-first proof-number search (Nagai's df-pn) with the 1+epsilon threshold trick, hand
-//! dominance through proof and disproof hands, node and time limits, and repetition handling
-//! that keeps path-dependent disproofs out of the main table.
+//! dominance through proof and disproof hands, delayed expansion of interposing drops (see
+//! [`Solver::set_delayed_drops`]), node and time limits, and repetition handling that keeps
+//! path-dependent disproofs out of the main table.
 //!
 //! Repetition: in a mate problem every attacker move is a check, so a repeated position means
 //! perpetual check, a loss for the attacker. Such a "disproof" holds only for the path that
