@@ -327,7 +327,15 @@ impl<G: MateGame> Solver<G> {
     /// counting them all at once made such a check look dozens of times harder than it is.
     /// Proofs and disproofs are the same either way (a proof still needs every drop proven);
     /// only the order of the search changes. Off: every drop counts from the start.
+    /// A check's first proof number (df-pn+, the number of answers) counts the drops on one
+    /// square once as well, as the defender node will have them open: counted in full, a
+    /// check answered from afar read as dozens of times harder before its first expansion
+    /// than after it.
     pub fn set_delayed_drops(&mut self, on: bool) {
+        if on != self.delayed {
+            // The cached answer counts are counted the other way.
+            self.answers.fill(0);
+        }
         self.delayed = on;
     }
 
@@ -544,7 +552,13 @@ impl<G: MateGame> Solver<G> {
     #[inline]
     fn count_answers(&mut self, c: &G) -> usize {
         let full = c.key();
-        let n = c.defender_move_count();
+        // With delayed drops, the answers the defender node will have open at first: the
+        // drops on one square count once.
+        let n = if self.delayed {
+            c.defender_move_groups()
+        } else {
+            c.defender_move_count()
+        };
         self.answers[full as usize & (ANSWERS - 1)] = full & !0xFFFF | (n as u64 + 1).min(0xFFFF);
         n
     }

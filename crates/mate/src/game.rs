@@ -74,6 +74,11 @@ pub trait MateGame: Clone {
         self.defender_moves(&mut v);
         v.len()
     }
+    /// [`MateGame::defender_move_count`] with the moves that share an
+    /// [`MateGame::interposition_square`] counted once.
+    fn defender_move_groups(&self) -> usize {
+        self.defender_move_count()
+    }
     /// A key of everything but the attacker's hand (board, side to move).
     fn board_key(&self) -> u64;
     /// A key of the whole position, for repetition; the solver also caches the number of

@@ -100,6 +100,11 @@ impl MateGame for Tsume {
     }
 
     #[inline]
+    fn defender_move_groups(&self) -> usize {
+        self.pos.evasion_count_by_drop_square()
+    }
+
+    #[inline]
     fn after(&self, m: Move) -> Tsume {
         // Built in the return slot: one copy of the position, not one per wrapper.
         let mut t = self.clone();

@@ -221,6 +221,37 @@ impl Position {
         n as usize
     }
 
+    /// The squares of `target` on which the side to move can drop some piece in hand.
+    fn drop_square_count(&self, target: Bitboard) -> usize {
+        let us = self.side;
+        let hand = self.hands[us.index()];
+        if hand.is_empty() {
+            return 0;
+        }
+        let empty = !self.occupied() & target;
+        if [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ]
+        .into_iter()
+        .any(|k| hand.has(k))
+        {
+            return empty.count_few() as usize;
+        }
+        let mut squares = Bitboard::EMPTY;
+        for kind in [PieceKind::Lance, PieceKind::Knight] {
+            if hand.has(kind) {
+                squares |= empty & live_squares(us, kind);
+            }
+        }
+        if hand.has(PieceKind::Pawn) {
+            squares |= self.pawn_drop_squares(empty);
+        }
+        squares.count_few() as usize
+    }
+
     /// Calls `f(kind, squares)` for each kind in the hand of the side to move with its legal
     /// drop squares among the empty squares of `target` (and of `per_kind[kind]` if given):
     /// dead squares, nifu files and a mating pawn drop (uchifuzume) removed.
@@ -322,6 +353,18 @@ impl Position {
     /// The number of moves [`Position::evasions`] lists, counted without listing them (bulk
     /// counts of destination sets): what a mate solver needs for every check it considers.
     pub fn evasion_count(&self) -> usize {
+        self.evasion_count_with(false)
+    }
+
+    /// [`Position::evasion_count`] with the drops on one square counted once (a square any
+    /// piece in hand can drop on counts one): the evasions a mate solver that searches those
+    /// drops one at a time has open at first.
+    pub fn evasion_count_by_drop_square(&self) -> usize {
+        self.evasion_count_with(true)
+    }
+
+    #[inline]
+    fn evasion_count_with(&self, drops_by_square: bool) -> usize {
         let us = self.side;
         let Some(k) = self.king_square(us) else {
             return 0;
@@ -342,7 +385,11 @@ impl Position {
         let between = attacks::between(k, c);
         n += self.piece_move_count(between | Bitboard::from_square(c));
         if between.any() {
-            n += self.drop_count(between);
+            n += if drops_by_square {
+                self.drop_square_count(between)
+            } else {
+                self.drop_count(between)
+            };
         }
         n
     }

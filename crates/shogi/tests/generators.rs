@@ -51,6 +51,21 @@ fn checks_and_evasions_equal_filtered_legal_moves() {
                     "evasion count of {}",
                     next.to_sfen()
                 );
+                // Counted by drop square: the moves, but one for all drops on a square.
+                let mut drop_squares: Vec<u8> = evasions
+                    .iter()
+                    .filter(|m| m.is_drop())
+                    .map(|m| m.to().0)
+                    .collect();
+                drop_squares.sort_unstable();
+                drop_squares.dedup();
+                let plain = evasions.iter().filter(|m| !m.is_drop()).count();
+                assert_eq!(
+                    next.evasion_count_by_drop_square(),
+                    plain + drop_squares.len(),
+                    "evasion count by drop square of {}",
+                    next.to_sfen()
+                );
                 check_children += 1;
             }
         }
