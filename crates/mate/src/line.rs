@@ -919,17 +919,10 @@ impl<G: MateGame> MateSolver<G> {
         // a knight dropped between rook and king at ply 69 read longer than the king's
         // step and led to a 291-ply line instead of the published 579).
         let open = bounds.iter().any(|b| !b.3);
-        let pick = |b: &(G::Move, u32, u32, bool, u32)| {
-            if open {
-                (b.2, std::cmp::Reverse(eff(b)))
-            } else {
-                (0, std::cmp::Reverse(eff(b)))
-            }
-        };
         bounds
             .iter()
             .filter(|b| !open || !b.3)
-            .min_by_key(|b| (pick(b), b.2))
+            .min_by_key(|b| (if open { b.2 } else { 0 }, std::cmp::Reverse(eff(b)), b.2))
             .map(|b| b.0)
     }
 }

@@ -191,9 +191,10 @@ impl Position {
     }
 
     /// The number of drops [`Position::drop_moves`] would list for `target` (no per-kind
-    /// restriction): silver, gold, bishop and rook drop on every empty square of `target`, so
+    /// restriction), or with `by_square` the number of squares of `target` some piece in hand
+    /// can drop on: silver, gold, bishop and rook drop on every empty square of `target`, so
     /// they are counted together; lance, knight and pawn have their own squares.
-    fn drop_count(&self, target: Bitboard) -> usize {
+    fn drop_count(&self, target: Bitboard, by_square: bool) -> usize {
         let us = self.side;
         let hand = self.hands[us.index()];
         if hand.is_empty() {
@@ -209,47 +210,27 @@ impl Position {
         .into_iter()
         .filter(|&k| hand.has(k))
         .count() as u32;
-        let mut n = anywhere * empty.count_few();
-        for kind in [PieceKind::Lance, PieceKind::Knight] {
-            if hand.has(kind) {
-                n += (empty & live_squares(us, kind)).count_few();
-            }
-        }
-        if hand.has(PieceKind::Pawn) {
-            n += self.pawn_drop_squares(empty).count_few();
-        }
-        n as usize
-    }
-
-    /// The squares of `target` on which the side to move can drop some piece in hand.
-    fn drop_square_count(&self, target: Bitboard) -> usize {
-        let us = self.side;
-        let hand = self.hands[us.index()];
-        if hand.is_empty() {
-            return 0;
-        }
-        let empty = !self.occupied() & target;
-        if [
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-        ]
-        .into_iter()
-        .any(|k| hand.has(k))
-        {
+        if by_square && anywhere > 0 {
             return empty.count_few() as usize;
         }
+        let mut n = anywhere * empty.count_few();
         let mut squares = Bitboard::EMPTY;
+        let mut add = |s: Bitboard| {
+            if by_square {
+                squares |= s;
+            } else {
+                n += s.count_few();
+            }
+        };
         for kind in [PieceKind::Lance, PieceKind::Knight] {
             if hand.has(kind) {
-                squares |= empty & live_squares(us, kind);
+                add(empty & live_squares(us, kind));
             }
         }
         if hand.has(PieceKind::Pawn) {
-            squares |= self.pawn_drop_squares(empty);
+            add(self.pawn_drop_squares(empty));
         }
-        squares.count_few() as usize
+        (n + squares.count_few()) as usize
     }
 
     /// Calls `f(kind, squares)` for each kind in the hand of the side to move with its legal
@@ -385,11 +366,7 @@ impl Position {
         let between = attacks::between(k, c);
         n += self.piece_move_count(between | Bitboard::from_square(c));
         if between.any() {
-            n += if drops_by_square {
-                self.drop_square_count(between)
-            } else {
-                self.drop_count(between)
-            };
+            n += self.drop_count(between, drops_by_square);
         }
         n
     }
