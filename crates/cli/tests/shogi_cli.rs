@@ -30,8 +30,8 @@ fn tsume_sfen_and_file_modes() {
     let last = lines.next().unwrap_or("");
     assert!(last.starts_with("checkmate 8c1c plies 1 nodes "), "{out}");
     assert!(last.contains(" first-plies 1 first-nodes "), "{out}");
-    // tanuki-5-91: the answer first (the proof's 7-ply line), then the 5-ply mate.
-    let detour = "8k/9/9/8G/9/9/9/9/7R1 b Lr2b3g4s4n3l18p 1";
+    // tanuki-5-168: the answer first (the proof's 7-ply line), then the 5-ply mate.
+    let detour = "7kS/5Gn2/8l/9/9/9/9/9/9 b Rr2b3g3s3n3l18p 1";
     let (_, out, _) = estuary(&["tsume", "--sfen", detour]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
@@ -44,7 +44,7 @@ fn tsume_sfen_and_file_modes() {
         "{out}"
     );
     assert!(
-        lines[2].starts_with("checkmate L*1b 1a1b 1d2c 1b2a 2c2b plies 5 "),
+        lines[2].starts_with("checkmate R*3a 2a1b 3a3b+ 1b1a N*2c plies 5 "),
         "{out}"
     );
     assert!(lines[2].contains(" first-plies 7 "), "{out}");
@@ -135,8 +135,8 @@ fn usi_mate_search_session() {
 /// lines go out as `info ... pv` and `checkmate` carries the conventional one.
 #[test]
 fn usi_answer_first_and_shortest_mate() {
-    // tanuki-5-91: proven along a 7-ply line, the shortest mate is 5.
-    let detour = "8k/9/9/8G/9/9/9/9/7R1 b Lr2b3g4s4n3l18p 1";
+    // tanuki-5-168: proven along a 7-ply line, the shortest mate is 5.
+    let detour = "7kS/5Gn2/8l/9/9/9/9/9/9 b Rr2b3g3s3n3l18p 1";
     // Sends `script`, reads until the `checkmate` answer, then quits.
     let run = |script: String| {
         use std::io::BufRead;
@@ -188,10 +188,10 @@ fn usi_answer_first_and_shortest_mate() {
         .lines()
         .filter(|l| l.starts_with("checkmate"))
         .collect();
-    assert_eq!(mates, ["checkmate L*1b 1a1b 1d2c 1b2a 2c2b"], "{text}");
+    assert_eq!(mates, ["checkmate R*3a 2a1b 3a3b+ 1b1a N*2c"], "{text}");
     let pv = text.find("score mate 7 pv ").expect("first line reported");
     let best = text
-        .find("score mate 5 pv L*1b 1a1b 1d2c 1b2a 2c2b")
+        .find("score mate 5 pv R*3a 2a1b 3a3b+ 1b1a N*2c")
         .expect("shortest reported");
     assert!(pv < best, "{text}");
 }
