@@ -12,7 +12,7 @@
 
 use crate::game::{HandSet, MateGame};
 use crate::move_cache::MoveCache;
-use crate::tt::{Table, INF};
+use crate::tt::{Probe, Table, INF};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -100,6 +100,10 @@ struct Child<M, H> {
     /// At a defender node, the index of the drop on the same square listed before this one
     /// ([`NO_PRED`]: none): this child waits until that one is proven (see [`deferred`]).
     pred: u16,
+    /// What the child's last search from this node returned, when it rested on no
+    /// repetition: read again if the table has lost the child's entry since (see
+    /// [`Solver::read_children`]).
+    searched: Option<NodeResult<H>>,
 }
 
 /// No earlier drop on the same square.
@@ -783,6 +787,7 @@ impl<G: MateGame> Solver<G> {
                 len: 0,
                 rep: NO_REP,
                 dhand: h,
+                searched: None,
             });
         }
     }
@@ -950,6 +955,9 @@ impl<G: MateGame> Solver<G> {
             let c: &G = x.scratch.child(node.pos, k.mv);
             let child_hash = path_hash(node.path_hash, k.full);
             let r = self.mid(c, !node.or_node, child_th, node.ply + 1, child_hash);
+            if r.rep == NO_REP {
+                x.kids[best].searched = Some(r);
+            }
             if r.dn == 0 && r.rep != NO_REP {
                 if self.rep_table.len() >= self.rep_cap {
                     // Saved work only (met again, such a disproof is derived again): emptied
@@ -1012,7 +1020,20 @@ impl<G: MateGame> Solver<G> {
                 k.pn = INF;
                 k.dn = 0;
             } else {
-                let p = self.table.probe(k.key, k.hand);
+                let mut p = self.table.probe(k.key, k.hand);
+                if let (1, 1, Some(r)) = (p.pn, p.dn, k.searched) {
+                    // Searched from here and lost from the table since (its cluster taken by
+                    // another board): what the search returned, not the first numbers again.
+                    // Read afresh, two children evicting each other from one cluster would
+                    // each look new every pass and be searched in turn for ever (musou-003
+                    // with a 4 MiB table).
+                    p = Probe {
+                        pn: r.pn,
+                        dn: r.dn,
+                        hand: r.hand,
+                        len: r.len,
+                    };
+                }
                 k.pn = p.pn;
                 k.dn = p.dn;
                 if p.pn == 1 && p.dn == 1 {
@@ -1449,6 +1470,7 @@ mod tests {
             rep: NO_REP,
             dhand: (),
             pred,
+            searched: None,
         }
     }
 

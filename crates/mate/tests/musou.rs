@@ -70,3 +70,25 @@ fn drops_on_one_square_are_searched_one_at_a_time() {
         "delayed {delayed_nodes} nodes, all at once {all_nodes}"
     );
 }
+
+/// musou-003 (39 plies in the source) with a 4 MiB table: two of a node's children whose
+/// entries share a cluster used to evict each other at every pass, each read as new and
+/// searched in turn for ever (the 3M-node limit ran out at 3.6M nodes/s). The node now goes
+/// on with what each child's search returned; about 43,000 nodes when this was written.
+#[test]
+fn a_small_table_does_not_trap_the_search() {
+    let Some(pos) = problem("musou-003") else {
+        return;
+    };
+    let mut s = MateSolver::<Tsume>::new(Limits {
+        nodes: 1_000_000,
+        table_bytes: 4 << 20,
+        ..Limits::default()
+    });
+    s.set_polish(false);
+    let sol = s.solve(&Tsume::new(pos.clone()));
+    assert_eq!(sol.verdict, Verdict::Mate, "{} nodes", sol.stats.nodes);
+    if let Err(e) = verify(&pos, &sol.line) {
+        panic!("musou-003: {e}");
+    }
+}
