@@ -20,9 +20,10 @@ pub const INF: u32 = 1 << 30;
 const WAYS: usize = 3;
 /// Fill ratio (per mille) that triggers garbage collection.
 const GC_FILL: usize = 800;
-/// Clusters a search starts in (16 MiB): see [`Table`]. Not smaller: in a region of 4 MiB,
-/// or a table of 4 MiB, two boards of one cluster can evict each other forever (musou-003,
-/// -007, -080 run out of nodes that way).
+/// Clusters a search starts in (16 MiB): see [`Table`]. A 4 MiB region, like a 4 MiB table,
+/// let two boards of one cluster evict each other for ever (musou-003, -007, -080 ran out of
+/// nodes that way) until a node kept its children's results (`Child::searched` in dfpn.rs);
+/// 4 MiB has not been measured since.
 const FIRST_REGION: usize = 1 << 18;
 /// Fill ratio (per mille) of the first region at which the search moves to the whole table:
 /// a quarter, so that few clusters are full while the region is small.
@@ -148,11 +149,12 @@ pub struct Table<H> {
     clusters: LargeArray<Cluster<H>>,
     /// The region in use: its clusters are `0..=mask`.
     mask: usize,
-    /// The first region while probes still read it after the move (else `mask`).
-    old_mask: usize,
+    /// The first region: its clusters are `0..=first_mask`.
+    first_mask: usize,
     /// The whole table.
     full_mask: usize,
-    /// Stores left before probes stop reading the first region.
+    /// Stores left, after the move to the whole table, before probes stop reading the first
+    /// region as well (0: one region is read).
     grace: usize,
     used: usize,
     gen: u16,
@@ -176,7 +178,7 @@ impl<H: HandSet> Table<H> {
         Table {
             clusters: LargeArray::new(n),
             mask: first,
-            old_mask: first,
+            first_mask: first,
             full_mask: n - 1,
             grace: 0,
             used: 0,
@@ -214,14 +216,12 @@ impl<H: HandSet> Table<H> {
             self.gen = 1;
         }
         self.used = 0;
-        self.mask = self.full_mask.min(FIRST_REGION - 1);
-        self.old_mask = self.mask;
+        self.mask = self.first_mask;
         self.grace = 0;
     }
 
     /// Moves the search from the first region to the whole table (see [`Table`]).
     fn grow(&mut self) {
-        self.old_mask = self.mask;
         self.mask = self.full_mask;
         self.grace = self.used;
     }
@@ -249,7 +249,7 @@ impl<H: HandSet> Table<H> {
     pub fn probe(&self, key: u64, hand: H) -> Probe<H> {
         // Most probes meet a cluster of an earlier generation (a free one): answered here,
         // where the caller is, without the call and the scan.
-        if self.clusters[self.index(key)].gen != self.gen && self.old_mask == self.mask {
+        if self.clusters[self.index(key)].gen != self.gen && self.grace == 0 {
             return Probe {
                 pn: 1,
                 dn: 1,
@@ -270,9 +270,9 @@ impl<H: HandSet> Table<H> {
             return p;
         }
         // Stored before the move, in the key's cluster of the first region.
-        let before = (key as usize) & self.old_mask;
-        if before != primary {
-            if let Some(p) = self.scan_at(before, self.old_mask, key, hand, &mut pn, &mut dn) {
+        let before = (key as usize) & self.first_mask;
+        if self.grace > 0 && before != primary {
+            if let Some(p) = self.scan_at(before, self.first_mask, key, hand, &mut pn, &mut dn) {
                 return p;
             }
         }
@@ -327,8 +327,8 @@ impl<H: HandSet> Table<H> {
     /// cluster is marked to be read with it.
     pub fn store(&mut self, key: u64, hand: H, pn: u32, dn: u32, len: u16, work: u64) {
         let primary = self.index(key);
-        let before = (key as usize) & self.old_mask;
-        if before != primary {
+        let before = (key as usize) & self.first_mask;
+        if self.grace > 0 && before != primary {
             // The entry moves: one left in the first region would be read beside this one,
             // its older numbers raising the new ones.
             self.forget_at(before, key, hand);
@@ -372,7 +372,7 @@ impl<H: HandSet> Table<H> {
     /// spill cluster there.
     fn forget_at(&mut self, i: usize, key: u64, hand: H) {
         let check = (key >> 32) as u32;
-        let spill = Self::spill_index_in(key, hand, self.old_mask);
+        let spill = Self::spill_index_in(key, hand, self.first_mask);
         for j in [i, spill] {
             let c = &mut self.clusters[j];
             if c.gen != self.gen {
@@ -460,13 +460,8 @@ impl<H: HandSet> Table<H> {
             amount: encode_work(amount).max(1),
         };
         self.used = self.used + usize::from(was_free) - freed;
-        if self.grace > 0 {
-            self.grace -= 1;
-            if self.grace == 0 {
-                // What the search went on with has moved by now: one cluster a probe again.
-                self.old_mask = self.mask;
-            }
-        }
+        // Once it reaches 0, what the search went on with has moved: one cluster a probe again.
+        self.grace = self.grace.saturating_sub(1);
         if self.mask != self.full_mask && self.used * 1000 > (self.mask + 1) * WAYS * GROW_FILL {
             self.grow();
         }
@@ -593,17 +588,17 @@ mod tests {
         // A key whose cluster moved: stored again with smaller numbers, it reads them, not
         // the old ones.
         let moved = (0..stored)
-            .find(|&i| (key(i) as usize & t.mask) != (key(i) as usize & t.old_mask))
+            .find(|&i| (key(i) as usize & t.mask) != (key(i) as usize & t.first_mask))
             .expect("three keys in four move");
         t.store(key(moved), (), 2, 3, 0, 1);
         let p = t.probe(key(moved), ());
         assert_eq!((p.pn, p.dn), (2, 3));
         // After as many stores as the region held, probes read one cluster again.
-        assert_ne!(t.old_mask, t.mask);
+        assert_ne!(t.grace, 0);
         for i in 0..stored {
             t.store(key(n + i), (), 4, 4, 0, 1);
         }
-        assert_eq!(t.old_mask, t.mask);
+        assert_eq!(t.grace, 0);
         t.clear();
         assert_eq!(t.region(), FIRST_REGION);
         assert_eq!(t.probe(key(1), ()).pn, 1);

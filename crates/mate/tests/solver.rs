@@ -145,8 +145,9 @@ fn a_check_answered_only_by_futile_drops_mates_with_muda_ai() {
 
 /// The answer first, then better lines: tanuki-5-148 is proven along a 7-ply line with every
 /// interposing drop searched from the start (with the drops delayed, its first line is the
-/// shortest already), and the shortest mate is 5. The callback hears the 7-ply line first (the one `first` keeps), then
-/// the 5-ply one marked shortest; lengths fall and nodes and times rise from report to report.
+/// shortest already), and the shortest mate is 5. The callback hears the 7-ply line first
+/// (the one `first` keeps), then the 5-ply one marked shortest; lengths fall and nodes and
+/// times rise from report to report.
 #[test]
 fn lines_are_reported_first_to_best() {
     let sfen = "5R2G/9/7Bn/7k1/9/7B1/9/9/9 b R3g4s3n4l18p 1";
