@@ -24,7 +24,10 @@
 // the start; a RAM read issued at step k is added (or loaded) at step k + 2.
 //   make     parent words read at steps 0-3 (White's two, then Black's), loaded at 2-5; rows
 //            at steps 3..n+2 (from piece_map's changes), added at 5..n+4; child written at
-//            n+5..n+8; top + 1
+//            n+5..n+8; top + 1. A fast make (the accumulators still hold the top, `fresh`:
+//            the last operation was a make, null move, refresh or reload, with no unmake
+//            since) reads no parent: rows at steps 1..n, added at 3..n+2, the child written
+//            at n+3..n+6.
 //   null     the parent copied: read at 0-3, loaded at 2-5, written at 6-9; top + 1
 //   refresh  bias row at step 1, square s's row at s + 2, added at 3..67; written at 68-71;
 //            top 0
@@ -68,6 +71,8 @@ module acc_unit (
     reg [6:0] step;
     reg [6:0] top /*verilator public_flat_rd*/;   // the current position's ply on the stack
     reg [6:0] fin;                                 // the step that writes the child's first word
+    reg       fresh;   // acc_w / acc_b hold the top's accumulators (no unmake or weight write since)
+    reg       fast;    // the make running is a fast one
     reg       st_we;
     assign busy = run || st_we;   // until the child's last word has landed
 
@@ -127,7 +132,7 @@ module acc_unit (
     // s + 1, its rows are read at s + 2.
     assign scan_sq = step[5:0];
     reg  [5:0] scan_prev;
-    wire [1:0] change = step[1:0] - 2'd2;   // the change whose rows are read next clock
+    wire [1:0] change = step[1:0] - (fast ? 2'd0 : 2'd2);   // the change whose rows are read next clock
     // The row read this clock: valid and sign, two clocks on to the adders (via ctl).
     reg  rd_v, rd_sub, q_v, q_sub;
 
@@ -160,12 +165,14 @@ module acc_unit (
     // ---- the accumulators: base + (+/- row), 128 lanes of AW bits each ----
     localparam AW = 14;
     // Their controls are registers, set a clock ahead: load the parent's word k (step 2 + k),
-    // clear (the clock after an idle one), the row's valid and sign; one copy of them for
-    // each slice of lanes (dup_reg), and the four write clocks.
+    // clear (a refresh's step 1), the row's valid and sign; one copy of them for each slice
+    // of lanes (dup_reg), and the four write clocks. Between operations they keep their
+    // values: a fast make starts from them.
     reg [128 * AW - 1:0] acc_w, acc_b;
     reg wr0, wr1, wr2, wr3, swap;
     reg at1, at2, at3, at4;   // steps 1-4 of a make, null or reload (registered flags)
-    wire [6:0] ctl_d = {at1, at2, at3, at4, !run, q_v, q_sub};
+    wire       clear_d = run && mode == M_REFRESH && step == 7'd0;
+    wire [6:0] ctl_d = {at1, at2, at3, at4, clear_d, q_v, q_sub};
     wire [6:0] ctl [0:7];   // {load W0, W1, B0, B1, clear, row_v, row_sub} per slice
     generate
         for (g = 0; g < 8; g = g + 1) begin : group
@@ -215,7 +222,7 @@ module acc_unit (
     end
 
     always @(posedge clk) begin
-        at1 <= !rst && run && step == 7'd0 && mode != M_REFRESH;
+        at1 <= !rst && run && step == 7'd0 && mode != M_REFRESH && !fast;
         at2 <= !rst && at1;
         at3 <= !rst && at2;
         at4 <= !rst && at3;
@@ -275,15 +282,20 @@ module acc_unit (
         if (mode == M_REFRESH && run) begin
             rd_v <= step == 7'd0 || (step <= 7'd64 && scan_piece[2:0] != 3'd7);
         end else begin
-            rd_v <= run && mode == M_MAKE && step >= 7'd2 && step < {4'd0, n_changes} + 7'd2;
+            rd_v <= run && mode == M_MAKE && (fast ? step < {4'd0, n_changes}
+                                                   : step >= 7'd2 && step < {4'd0, n_changes} + 7'd2);
             rd_sub <= sub[change];
         end
         if (rst) begin
             run <= 1'b0;
             q_v <= 1'b0;
+            fresh <= 1'b0;
+            fast <= 1'b0;
         end else if (!run) begin
             step <= 7'd0;
             if (op_make || op_null || op_refresh || op_reload) run <= 1'b1;
+            fast <= op_make && fresh;
+            if (op_pop || ft_wr) fresh <= 1'b0;
             if (op_make) mode <= M_MAKE;
             if (op_null) mode <= M_NULL;
             if (op_refresh) mode <= M_REFRESH;
@@ -292,14 +304,20 @@ module acc_unit (
         end else begin
             step <= step + 7'd1;
             // A make's changes are known from step 1: its child is written after its rows.
-            if (mode == M_MAKE && step == 7'd1) fin <= {4'd0, n_changes} + 7'd5;
+            if (mode == M_MAKE && step == 7'd1) fin <= {4'd0, n_changes} + (fast ? 7'd3 : 7'd5);
             if (wr0) begin
                 // The child's first word is written (st_we_d), and the input buffer (a
                 // reload stops here).
                 buf_we <= 1'b1;
-                if (mode == M_RELOAD) run <= 1'b0;
+                if (mode == M_RELOAD) begin
+                    run <= 1'b0;
+                    fresh <= 1'b1;
+                end
             end
-            if (wr3) run <= 1'b0;   // the last word is written, the child is the top
+            if (wr3) begin   // the last word is written, the child is the top
+                run <= 1'b0;
+                fresh <= 1'b1;
+            end
         end
     end
 endmodule

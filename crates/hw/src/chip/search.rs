@@ -81,6 +81,9 @@ pub struct Machine {
     /// The clock the evaluation unit gives the score of the last position made, to an EVAL
     /// that came before: its evaluation starts by itself as the make is done.
     score_at: u64,
+    /// The evaluation unit's accumulators hold the position made last (no unmake since): its
+    /// next make is a fast one.
+    e_fresh: bool,
     trace: Option<Vec<Event>>,
 }
 
@@ -171,6 +174,7 @@ impl Machine {
             check_at: 0,
             hash_at: 0,
             score_at: 0,
+            e_fresh: true,
             trace: None,
         })
     }
@@ -216,6 +220,7 @@ impl Machine {
     pub fn load_hashes(&mut self, board: &Board, history: &[u64]) {
         self.boards[0] = *board;
         self.eval.load(board);
+        self.e_fresh = true;
         self.hashes.clear();
         self.hashes.extend_from_slice(kept_history(board, history));
         self.game_hashes = self.hashes.len();
@@ -239,7 +244,8 @@ impl Machine {
     }
 
     fn make(&mut self, ply: usize, m: Move) {
-        self.issue_make(evalunit::make_clocks(m), Command::Make(m));
+        self.issue_make(evalunit::make_clocks(m, self.e_fresh), Command::Make(m));
+        self.e_fresh = true;
         let before = self.boards[ply];
         let after = before.played(m);
         self.boards[ply + 1] = after;
@@ -249,6 +255,7 @@ impl Machine {
 
     fn make_null(&mut self, ply: usize) {
         self.issue_make(evalunit::NULL_CLOCKS, Command::Null);
+        self.e_fresh = true;
         let mut after = self.boards[ply];
         after.play_null();
         self.boards[ply + 1] = after;
@@ -262,6 +269,7 @@ impl Machine {
         self.record(t, Command::Unmake);
         self.g_ready = t + 1;
         self.e_ready = t + evalunit::UNMAKE_CLOCKS;
+        self.e_fresh = false;
         self.t = t + 1 + RETURN_CLOCKS;
         self.eval.unmake();
         self.hashes.pop();
@@ -282,6 +290,9 @@ impl Machine {
         let made = self.e_ready;
         let issued = from.max(made);
         self.record(issued, Command::Eval);
+        // After an unmake the unit reloads the position's words first: they are then in its
+        // accumulators too.
+        self.e_fresh = true;
         // The clock the score is out: the unit's own evaluation of the position made, or the
         // command's clocks (taken, dispatched, the result registered) when it is done.
         let out = (issued + EVAL_MIN_CLOCKS - 1).max(self.score_at);
