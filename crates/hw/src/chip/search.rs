@@ -241,11 +241,12 @@ impl Machine {
         self.check_at = t + IN_CHECK_CLOCKS;
         self.hash_at = t + HASH_CLOCKS;
         self.t = t + 1;
+        // The unit's accumulators now hold the child: its next make is a fast one.
+        self.e_fresh = true;
     }
 
     fn make(&mut self, ply: usize, m: Move) {
         self.issue_make(evalunit::make_clocks(m, self.e_fresh), Command::Make(m));
-        self.e_fresh = true;
         let before = self.boards[ply];
         let after = before.played(m);
         self.boards[ply + 1] = after;
@@ -255,7 +256,6 @@ impl Machine {
 
     fn make_null(&mut self, ply: usize) {
         self.issue_make(evalunit::NULL_CLOCKS, Command::Null);
-        self.e_fresh = true;
         let mut after = self.boards[ply];
         after.play_null();
         self.boards[ply + 1] = after;
