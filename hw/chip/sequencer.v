@@ -18,9 +18,14 @@
 //   roots   the root's moves, best first
 //   pv      a row a ply (rows 1..63); the root's row in `pv0`, read by the host
 //   path    the game's hashes before the root, then a hash a ply, for the repetition scan
-//   tt      the transposition table, one entry an address, read in `cfg_tt_clocks`
+//   tt      the transposition table, one entry an address, read in `cfg_tt_clocks`; or,
+//           with TT_EXT, the table behind the t_* port (sdram_tt.v: an SDRAM), asked for the
+//           entry of every child of a full-width node as it is made, written when a node
+//           ends (waiting while a write is still queued there)
 module sequencer #(
     parameter TT_BITS    = 13,
+    parameter TT_EXT     = 0,       // 0 the block-RAM table, 1 the t_* port, 2 either, by cfg_tt_ext
+    parameter EXT_BITS   = 22,      // the external table's entries: 2^EXT_BITS
     parameter LIST_BITS  = 12,
     parameter LOAD_CLOCKS = 94
 ) (
@@ -36,6 +41,7 @@ module sequencer #(
     input  wire         cfg_null,
     input  wire         cfg_lmr,
     input  wire [9:0]   cfg_tt_clocks,
+    input  wire         cfg_tt_ext,
     input  wire [7:0]   game_len,
     input  wire         hist_we,
     input  wire [7:0]   hist_addr,
@@ -85,8 +91,19 @@ module sequencer #(
     input  wire [7:0]   m_halfmove,
     input  wire [3:0]   m_from_code,
     input  wire [3:0]   m_to_code,
-    input  wire         m_has_pieces
+    input  wire         m_has_pieces,
+    // ---- the external table (TT_EXT) ----
+    output wire         t_rd,
+    output wire [1:0]   t_rd_tag,
+    output wire         t_wr,
+    output wire [EXT_BITS-1:0] t_addr,
+    output wire [63:0]  t_wdata,
+    input  wire         t_rd_valid,
+    input  wire [1:0]   t_rd_tag_in,
+    input  wire [63:0]  t_rd_data,
+    input  wire         t_wr_ready
 );
+    wire ext = TT_EXT == 1 || (TT_EXT == 2 && cfg_tt_ext);
     // ---- constants (hw::chip) -----------------------------------------------------------
     localparam signed [17:0] MATE = 18'sd30000, INF = 18'sd30001;
     localparam signed [17:0] MATE_BOUND = 18'sd29935;           // MATE - 64 - 1
@@ -256,6 +273,12 @@ module sequencer #(
     reg [63:0] tt [0:(1 << TT_BITS) - 1];
     reg [63:0] tt_q;
     reg [9:0]  tt_cnt;
+    // The external table: the tag of the latest read, and whether its entry is still out.
+    // An entry's low 5 bits are the table's generation: CLEAR on the external table starts
+    // a new one (entries of the others are misses) instead of writing every entry.
+    reg [1:0]  tt_tag;
+    reg        tt_wait;
+    reg [4:0]  tt_gen;
     reg [TT_BITS-1:0] clr_i;
     // The entry out of the RAM a clock after the hash comes, into a register behind it, then
     // its hit, score (mates counted from this node) and fields into registers: the verdict at
@@ -270,16 +293,27 @@ module sequencer #(
     wire signed [17:0] ply18 = $signed({11'd0, ply});
     wire signed [17:0] tt_score_r = {{2{tt_r[30]}}, tt_r[30:15]};
     always @(posedge clk) begin
-        tt_q <= tt[m_hash[TT_BITS-1:0]];
+        if (!ext) tt_q <= tt[m_hash[TT_BITS-1:0]];
+        else if (t_rd_valid && t_rd_tag_in == tt_tag) tt_q <= t_rd_data;
         tt_r <= tt_q;
-        tt_hit <= tt_r[63] && tt_r[62:47] == m_hash[63:48];
+        tt_hit <= tt_r[63] && tt_r[62:47] == m_hash[63:48] && tt_r[4:0] == tt_gen;
         tt_move <= tt_r[46:31];
         tt_s <= tt_score_r >= MATE_BOUND ? tt_score_r - ply18
               : tt_score_r <= -MATE_BOUND ? tt_score_r + ply18 : tt_score_r;
         tt_depth <= tt_r[14:7];
         tt_bound <= tt_r[6:5];
     end
-    wire tt_done = tt_cnt == 10'd0;
+    wire tt_done = tt_cnt == 10'd0 && !tt_wait;
+    // A child that may search at full width (its depth above 0 before or after its check
+    // extension) asks the external table for its entry two clocks after the make, with the
+    // hash; a node writes its entry at its end (TTW).
+    wire tt_want = $signed(c_base - $signed({6'd0, c_rc})) > 8'sd0 || (c_ext && c_base >= 8'sd0);
+    assign t_rd = ext && mk2 && tt_want;
+    assign t_rd_tag = tt_tag + 2'd1;
+    assign t_wr = ext && state == S_TTW && t_wr_ready;
+    assign t_addr = m_hash[EXT_BITS-1:0];
+    assign t_wdata = {1'b1, m_hash[63:48], f_bmove, tt_store[15:0], f_depth,
+        f_best >= f_beta ? 2'd1 : f_best > f_oalpha ? 2'd0 : 2'd2, tt_gen};
     // The score a node stores: mates counted from it.
     wire signed [17:0] tt_store = f_best >= MATE_BOUND ? f_best + ply18
                                 : f_best <= -MATE_BOUND ? f_best - ply18 : f_best;
@@ -435,6 +469,14 @@ module sequencer #(
 
         // Repetition scan and table read, from the hash two clocks after a MAKE or NULL.
         if (tt_cnt != 10'd0) tt_cnt <= tt_cnt - 10'd1;
+        // The external table's entry: registered as it comes, then as the RAM's.
+        if (t_rd) begin
+            tt_tag <= tt_tag + 2'd1;
+            tt_wait <= 1'b1;
+        end else if (ext && t_rd_valid && t_rd_tag_in == tt_tag && tt_wait) begin
+            tt_wait <= 1'b0;
+            tt_cnt <= 10'd2;
+        end
         // The scan in two stages behind the RAM: each hash read into a register, then
         // compared; a read a clock. `iss_v`: the read of the last clock counts (`iss_last`:
         // it was the last one); `cmp_v`, `cmp_last`: the same for the hash now in path_q2.
@@ -450,7 +492,7 @@ module sequencer #(
             cmp_v <= 1'b0;
             rep_done <= reach_now < 8'd4;
             rep_found <= 1'b0;
-            tt_cnt <= (cfg_tt_clocks < 10'd3 ? 10'd3 : cfg_tt_clocks) - 10'd1;
+            if (!ext) tt_cnt <= (cfg_tt_clocks < 10'd3 ? 10'd3 : cfg_tt_clocks) - 10'd1;
         end else if (sc_pend) begin
             if (cmp_v && path_q2 == sc_key) begin
                 rep_found <= 1'b1;
@@ -488,12 +530,15 @@ module sequencer #(
             end
         end
         S_CLEAR: begin
-            tt[clr_i] <= 64'd0;
+            if (!ext) tt[clr_i] <= 64'd0;
             kill_wr <= clr_i <= 64;
             kill_wa <= clr_i[6:0];
             kill_wd <= 32'd0;
             clr_i <= clr_i + 1'b1;
-            if (&clr_i) state <= S_IDLE;
+            if (ext ? clr_i == 64 : &clr_i) begin
+                if (ext) tt_gen <= tt_gen + 5'd1;
+                state <= S_IDLE;
+            end
         end
 
         // ---- the root ----
@@ -827,10 +872,11 @@ module sequencer #(
             end
         end
         S_TTW: begin
-            tt[m_hash[TT_BITS-1:0]] <= {1'b1, m_hash[63:48], f_bmove, tt_store[15:0], f_depth,
-                f_best >= f_beta ? 2'd1 : f_best > f_oalpha ? 2'd0 : 2'd2, 5'd0};
-            ret <= f_best;
-            state <= S_UNMAKE;
+            if (!ext || t_wr_ready) begin
+                if (!ext) tt[m_hash[TT_BITS-1:0]] <= t_wdata;
+                ret <= f_best;
+                state <= S_UNMAKE;
+            end
         end
 
         // ---- the end of a window, and of an iteration ----
@@ -884,6 +930,9 @@ module sequencer #(
             ev_wait <= 1'b0;
             chk_cnt <= 4'd0;
             tt_cnt <= 10'd0;
+            tt_wait <= 1'b0;
+            tt_tag <= 2'd0;
+            tt_gen <= 5'd0;
             sc_pend <= 1'b0;
             rep_done <= 1'b1;
             mk1 <= 1'b0;

@@ -4,7 +4,7 @@
 //!   [--tt-clocks K]` searches one position on the model and prints each iteration (depth,
 //!   score, nodes, clocks, PV), then the best move.
 //! * `chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F]
-//!   [--tt-entries N] [--tt-clocks K]` searches the bench positions to DEPTH on the model
+//!   [--tt-entries N] [--tt-clocks K | --sdram]` searches the bench positions to DEPTH on the model
 //!   (8 by default), then to D on the software engine (one thread; the bench's 12 by
 //!   default, long enough to time) in the same run: the chip's nodes per second at F MHz
 //!   (the clocks the model counts; the evaluation unit's routed Fmax by default) against
@@ -16,6 +16,10 @@
 //!   busy the cores were.
 //! * `chip serve (--port PATH | --pty)` plays the board at the far end of a serial line
 //!   (`chip_serve`).
+//!
+//! `--sdram` puts the table in the board's SDRAM (`hw::chip::Config::sdram`: 4M entries,
+//! read and written in the clocks of its controller, hw/chip/sdram_tt.v) instead of block
+//! RAM.
 
 use crate::args::Args;
 use chess::{Board, Move};
@@ -27,11 +31,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 const USAGE: &str = "usage: estuary chip go [--fen FEN] [--depth D | --nodes N | --clocks C] \
-     [--net FILE] [--tt-entries N] [--tt-clocks K] | estuary chip bench [DEPTH] \
-     [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K] \
+     [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] | estuary chip bench [DEPTH] \
+     [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram] \
      | estuary chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] \
-     [--tt-entries N] [--tt-clocks K] | estuary chip serve (--port PATH [--baud N] | --pty) \
-     [--net FILE] [--tt-entries N] [--tt-clocks K]";
+     [--tt-entries N] [--tt-clocks K | --sdram] | estuary chip serve (--port PATH [--baud N] | --pty) \
+     [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]";
 
 /// Runs `estuary chip go|bench ...`.
 pub fn run(rest: &[String]) -> Result<ExitCode, String> {
@@ -55,23 +59,43 @@ fn machine(args: &mut Args) -> Result<Machine, String> {
     Machine::new(net, config).map_err(|e| e.to_string())
 }
 
-/// The net and the configuration of `--net`, `--tt-entries`, `--tt-clocks` (`config` where
+/// The net and the configuration of `--net`, `--sdram`, `--tt-entries`, `--tt-clocks` (`config` where
 /// they are not given; the built-in pure chip net by default).
 pub(crate) fn net_and_config(
     args: &mut Args,
     mut config: Config,
 ) -> Result<(Arc<ChipNet>, Config), String> {
     let net = hw::chip::chip_net(args.value("net").as_deref())?;
-    if let Some(n) = args
+    let sdram = args.flag("sdram");
+    let entries = args
         .parsed::<usize>("tt-entries")
-        .map_err(|e| e.to_string())?
-    {
+        .map_err(|e| e.to_string())?;
+    let clocks = args.parsed::<u64>("tt-clocks").map_err(|e| e.to_string())?;
+    if sdram {
+        if entries.is_some() || clocks.is_some() {
+            return Err(
+                "--sdram is the board's table (4,194,304 entries in the clocks of \
+                 its controller): --tt-entries and --tt-clocks do not go with it"
+                    .into(),
+            );
+        }
+        config = Config {
+            null_move: config.null_move,
+            lmr: config.lmr,
+            ..Config::sdram()
+        };
+    }
+    // A table size or latency given: a block-RAM table (or one of a fixed latency).
+    if entries.is_some() || clocks.is_some() {
+        config.sdram = false;
+    }
+    if let Some(n) = entries {
         if n == 0 {
             return Err("--tt-entries must be at least 1".into());
         }
         config.tt_entries = n;
     }
-    if let Some(k) = args.parsed::<u64>("tt-clocks").map_err(|e| e.to_string())? {
+    if let Some(k) = clocks {
         config.tt_clocks = k;
     }
     Ok((net, config))
@@ -85,7 +109,7 @@ fn pv_text(pv: &[Move]) -> String {
 }
 
 fn go(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram"]).map_err(|e| e.to_string())?;
     let fen = args.value("fen");
     let mut limits = Limits::default();
     let mut set = 0;
@@ -145,7 +169,7 @@ fn go(rest: &[String]) -> Result<ExitCode, String> {
 }
 
 fn bench(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram"]).map_err(|e| e.to_string())?;
     let depth = depth_arg(&args)?;
     let count = positions_arg(&mut args)?;
     let sw_depth = args
@@ -248,7 +272,7 @@ fn depth_arg(args: &Args) -> Result<u32, String> {
 }
 
 fn cores(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &[]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram"]).map_err(|e| e.to_string())?;
     let depth = depth_arg(&args)?;
     let counts: Vec<usize> = match args.value("cores") {
         None => vec![1, 2, 4, 8],

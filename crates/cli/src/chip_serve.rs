@@ -27,21 +27,18 @@ const BYTE_TIMEOUT: Duration = Duration::from_millis(200);
 /// The board's UART: hw/board/ulx3s_top.v's 115200 baud (8N1).
 pub const BOARD_BAUD: u32 = 115_200;
 
-/// The search machine as hw/board/ulx3s_top.v builds it: a table of 2^TT_BITS entries with
-/// its TT_BITS 12, the rest the model's defaults.
+/// The search machine as hw/board/ulx3s_top.v builds it: the table in the board's SDRAM,
+/// the rest the model's defaults.
 pub fn board_config() -> hw::chip::Config {
-    hw::chip::Config {
-        tt_entries: 1 << 12,
-        ..hw::chip::Config::default()
-    }
+    hw::chip::Config::sdram()
 }
 
 pub const USAGE: &str = "estuary chip serve (--port PATH [--baud N] | --pty) [--net FILE] \
-     [--tt-entries N] [--tt-clocks K]";
+     [--tt-entries N] [--tt-clocks K | --sdram]";
 
 /// Runs `estuary chip serve ...`.
 pub fn run(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["pty"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["pty", "sdram"]).map_err(|e| e.to_string())?;
     let pty = args.flag("pty");
     let port = args.value("port");
     let baud = args.parsed::<u32>("baud").map_err(|e| e.to_string())?;

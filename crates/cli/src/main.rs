@@ -46,17 +46,17 @@ commands:
                       bus words and device clocks of perft trees on the co-simulated generator
   hw eval [--net FILE] [--mhz F] [--repeat R]
                       the chip net on this CPU (AVX2, scalar) against the co-simulated unit
-  chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K]
+  chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]
                       search on the model of the search machine (the whole search on chip):
                       each iteration with its nodes and clocks, then the best move
-  chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K]
+  chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram]
                       the machine's model on the bench positions, then the software engine:
                       nodes/s of the chip at F MHz against the software's, and the ratio
-  chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K]
+  chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]
                       the machine's model on several cores that a splitter hands root moves:
                       clocks to depth and nodes on the bench positions, the speed-up over one
                       core, private or shared tables
-  chip serve (--port PATH [--baud N] | --pty) [--net FILE] [--tt-entries N] [--tt-clocks K]
+  chip serve (--port PATH [--baud N] | --pty) [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]
                       the machine's model as a board at the far end of a serial line (or a
                       pseudo-terminal, whose path it prints): what `uci --device chip --port`
                       talks to when there is no board

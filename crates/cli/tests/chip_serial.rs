@@ -78,16 +78,7 @@ fn a_host_plays_the_board_over_a_pseudo_terminal() {
     // The model, searched here: the board must have answered exactly this.
     let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     let o = Command::new(EXE)
-        .args([
-            "chip",
-            "go",
-            "--fen",
-            fen,
-            "--depth",
-            "4",
-            "--tt-entries",
-            "4096",
-        ])
+        .args(["chip", "go", "--fen", fen, "--depth", "4", "--sdram"])
         .output()
         .expect("run estuary chip go");
     let text = String::from_utf8_lossy(&o.stdout);

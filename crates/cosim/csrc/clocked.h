@@ -10,13 +10,17 @@ struct Clocked {
     V* top;
     uint64_t cycles = 0;
     Clocked() { top = new V(&ctx); }
-    ~Clocked() { top->final(); delete top; }
+    virtual ~Clocked() { top->final(); delete top; }
     Clocked(const Clocked&) = delete;
     Clocked& operator=(const Clocked&) = delete;
+    // What the harness's models of the chips around the unit do before each edge (the
+    // SDRAM's: csrc/sdram.h); the unit's outputs are those of the clock ending.
+    virtual void before_edge() {}
     // One rising edge.
     void tick() {
         top->clk = 0;
         top->eval();
+        before_edge();
         top->clk = 1;
         top->eval();
         ++cycles;

@@ -1,16 +1,21 @@
 // C interface to a verilated search core (hw/chip/chip_core.v), one clock at a time: the
 // units are loaded through the host port while the sequencer is idle, then a GO runs to its
 // done pulse, and every command the sequencer gives a unit is recorded with its clock, as
-// are the reports.
+// are the reports. The core is built with both tables (TT_EXT 2); the SDRAM beside it is
+// csrc/sdram.h, which checks every command the controller gives it.
 #include <cstdint>
+#include <cstring>
 #include "Vcore.h"
 #include "clocked.h"
+#include "sdram.h"
 
 namespace {
 constexpr int kGuard = 100000;
 
 struct Sim : Clocked<Vcore> {
+    Sdram sdram;
     bool wait(bool (*ok)(Vcore*)) { return wait_until(ok, kGuard); }
+    void before_edge() override { sdram.edge(top); }
 };
 }  // namespace
 
@@ -39,6 +44,7 @@ struct EstuaryCoreLimits {
     uint32_t null_move;
     uint32_t lmr;
     uint32_t tt_clocks;
+    uint32_t tt_sdram;  // the table in the SDRAM (tt_clocks then unused)
     uint64_t max_cycles;
     uint64_t stop_at;   // the stop line ("decide now") raised from this clock on; 0 never
 };
@@ -65,11 +71,14 @@ void* estuary_core_new() {
     t->stop = 0;
     t->clear = 0;
     t->hist_we = 0;
+    t->cfg_tt_ext = 0;
     t->rst = 1;
     s->tick();
     s->tick();
     t->rst = 0;
     s->tick();
+    // The SDRAM's power-up sequence (200 us at 100 MHz).
+    s->wait([](Vcore* v) { return v->sd_ready != 0; });
     // Empty the table and the killers.
     t->clear = 1;
     s->tick();
@@ -127,6 +136,18 @@ int estuary_core_position(void* h, const uint8_t* pos, const uint64_t* hist, uin
     return s->wait([](Vcore* v) { return !v->m_busy && v->g_ready && v->e_ready; }) ? 1 : 0;
 }
 
+// CLEAR with the block-RAM table (`sdram` 0) or the SDRAM's, to the sequencer's idle.
+int estuary_core_clear(void* h, uint32_t sdram) {
+    Sim* s = static_cast<Sim*>(h);
+    Vcore* t = s->top;
+    if (!s->wait([](Vcore* v) { return !v->busy; })) return 0;
+    t->cfg_tt_ext = sdram != 0;
+    t->clear = 1;
+    s->tick();
+    t->clear = 0;
+    return s->wait([](Vcore* v) { return !v->busy; }) ? 1 : 0;
+}
+
 uint64_t estuary_core_hash(void* h) {
     Sim* s = static_cast<Sim*>(h);
     s->top->eval();
@@ -145,6 +166,7 @@ int estuary_core_go(void* h, const EstuaryCoreLimits* lim, EstuaryCoreEvent* ev,
     t->cfg_null = lim->null_move;
     t->cfg_lmr = lim->lmr;
     t->cfg_tt_clocks = lim->tt_clocks;
+    t->cfg_tt_ext = lim->tt_sdram != 0;
     t->go = 1;
     s->tick();
     t->go = 0;
@@ -209,5 +231,17 @@ int estuary_core_go(void* h, const EstuaryCoreLimits* lim, EstuaryCoreEvent* ev,
     out->events = ne;
     out->reports = nr;
     return out->finished ? 1 : 0;
+}
+}
+
+extern "C" {
+// The SDRAM's broken rules so far, the first described in `buf` (NUL-terminated).
+uint64_t estuary_core_sdram_violations(void* h, char* buf, uint32_t len) {
+    Sim* s = static_cast<Sim*>(h);
+    if (len > 0) {
+        std::strncpy(buf, s->sdram.first.c_str(), len - 1);
+        buf[len - 1] = 0;
+    }
+    return s->sdram.violations;
 }
 }

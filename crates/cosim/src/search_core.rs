@@ -40,6 +40,7 @@ mod ffi {
         pub null_move: u32,
         pub lmr: u32,
         pub tt_clocks: u32,
+        pub tt_sdram: u32,
         pub max_cycles: u64,
         pub stop_at: u64,
     }
@@ -69,6 +70,8 @@ mod ffi {
             n: u32,
         ) -> i32;
         pub fn estuary_core_hash(h: *mut c_void) -> u64;
+        pub fn estuary_core_clear(h: *mut c_void, sdram: u32) -> i32;
+        pub fn estuary_core_sdram_violations(h: *mut c_void, buf: *mut u8, len: u32) -> u64;
         pub fn estuary_core_go(
             h: *mut c_void,
             lim: *const Limits,
@@ -81,7 +84,8 @@ mod ffi {
     }
 }
 
-/// The table of the verilated core: 2^13 entries, as [`Config::default`].
+/// The block-RAM table of the verilated core: 2^13 entries, as [`Config::default`]. Its
+/// SDRAM table ([`Config::sdram`]) has [`hw::chip::sdram::ENTRIES`].
 pub const TT_ENTRIES: usize = 1 << 13;
 
 /// What a GO on the core did.
@@ -149,6 +153,41 @@ impl CoreSim {
             } else {
                 Err(RtlError::Hung)
             }
+        }
+        #[cfg(not(verilated))]
+        match self.never {}
+    }
+
+    /// CLEAR (a new game) with the table of `config`: the block RAM's entries emptied, or the
+    /// SDRAM's generation advanced; the killers emptied.
+    #[allow(unused_variables)]
+    pub fn clear(&mut self, config: Config) -> Result<(), RtlError> {
+        #[cfg(verilated)]
+        {
+            // SAFETY: the handle is live; the call only clocks the model.
+            let ok = unsafe { ffi::estuary_core_clear(self.handle, config.sdram as u32) };
+            if ok == 1 {
+                Ok(())
+            } else {
+                Err(RtlError::Hung)
+            }
+        }
+        #[cfg(not(verilated))]
+        match self.never {}
+    }
+
+    /// The rules of the datasheet the SDRAM controller broke so far, as the harness's SDRAM
+    /// chip (csrc/sdram.h) counted them, and the first described.
+    pub fn sdram_violations(&self) -> (u64, String) {
+        #[cfg(verilated)]
+        {
+            let mut buf = [0u8; 200];
+            // SAFETY: the handle is live; `buf` has the length passed.
+            let n = unsafe {
+                ffi::estuary_core_sdram_violations(self.handle, buf.as_mut_ptr(), buf.len() as u32)
+            };
+            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+            (n, String::from_utf8_lossy(&buf[..end]).into_owned())
         }
         #[cfg(not(verilated))]
         match self.never {}
@@ -222,6 +261,7 @@ impl CoreSim {
                 null_move: config.null_move as u32,
                 lmr: config.lmr as u32,
                 tt_clocks: config.tt_clocks.clamp(1, 1023) as u32,
+                tt_sdram: config.sdram as u32,
                 max_cycles,
                 stop_at: stop_at.map_or(0, |t| t.max(1)),
             };

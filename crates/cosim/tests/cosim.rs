@@ -7,7 +7,7 @@
 //! clocks per generate are tallied.
 //!
 //! Depths (kept small so CI stays within minutes on two cores): depth 3 on every position of
-//! ../shared/data/perft/standard.epd and every 20th of random-games.epd, depth 2 on the
+//! ../shared/data/perft/standard.epd and every 40th of random-games.epd, depth 2 on the
 //! tricky positions of perftsuite.epd (en passant, promotions, castling) and on the Chess960
 //! positions of the chess crate's test data.
 
@@ -191,7 +191,7 @@ fn random_game_positions_depth_3() {
         return;
     }
     if let Some(t) = data("../shared/data/perft/random-games.epd") {
-        run_suite("random-games.epd", &t, 20, 3);
+        run_suite("random-games.epd", &t, 40, 3);
     }
 }
 

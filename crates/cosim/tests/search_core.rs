@@ -3,7 +3,9 @@
 //! (`hw::chip::Machine`): the same commands to each unit in the same order and the same
 //! clock, the same node counts, the same reports (depth, score, PV, nodes, clocks) and the
 //! same answer at the same clock, on the bench's 40 positions at several depths, with node
-//! and clock budgets, a slow table port, without the prunings, and with repetitions.
+//! and clock budgets, a slow table port, without the prunings, and with repetitions; and
+//! with the table in the SDRAM (the board's build), whose controller's every command the
+//! harness's SDRAM chip checks against the datasheet's rules.
 
 mod common;
 
@@ -111,7 +113,102 @@ fn compare(
     );
     assert_eq!(got.reports, reports, "{what}: the reports");
     assert_eq!(got.clocks, want.clocks, "{what}: the clock of the answer");
+    if config.sdram {
+        assert_eq!(
+            core.sdram_violations(),
+            (0, String::new()),
+            "{what}: the SDRAM"
+        );
+    }
     want.nodes
+}
+
+/// One GO on the model and on the core, which already hold the same position and table:
+/// the same commands in the same clocks, the same nodes and answer.
+fn go_both(
+    what: &str,
+    model: &mut Machine,
+    core: &mut CoreSim,
+    limits: Limits,
+    config: Config,
+) -> u64 {
+    model.set_trace(true);
+    let want = model.go(limits, |_| {});
+    let trace = model.take_trace();
+    let got = core.go(limits, config, 200_000_000).unwrap();
+    if let Some(d) = difference(&trace, &got.events, true) {
+        panic!("{what}: the commands part\n{d}");
+    }
+    assert_eq!(
+        (got.nodes, got.best, got.clocks),
+        (want.nodes, want.best, want.clocks),
+        "{what}: nodes, answer, clock"
+    );
+    assert_eq!(
+        core.sdram_violations(),
+        (0, String::new()),
+        "{what}: the SDRAM"
+    );
+    want.nodes
+}
+
+#[test]
+fn the_sdram_table_is_the_models() {
+    if !simulator_present() {
+        return;
+    }
+    let net = ChipNet::embedded_pure();
+    // Reads as children are made, waiting behind writes and refreshes; writes waiting for
+    // the write slot: at depth 4, a refresh every 780 clocks.
+    let mut nodes = 0;
+    for fen in search::bench::POSITIONS.iter().step_by(10) {
+        let board = Board::from_fen(fen).unwrap();
+        let limits = Limits {
+            depth: 4,
+            ..Limits::default()
+        };
+        nodes += compare(
+            &net,
+            &format!("{fen} sdram"),
+            &board,
+            &[],
+            limits,
+            Config::sdram(),
+        );
+    }
+    eprintln!("{nodes} nodes compared on the SDRAM table");
+    // The table kept from one search to the next (the second searches fewer nodes), and
+    // CLEAR's new generation: the search after it is the first one again.
+    let board = Board::from_fen(search::bench::POSITIONS[3]).unwrap();
+    let limits = Limits {
+        depth: 4,
+        ..Limits::default()
+    };
+    let config = Config::sdram();
+    let mut model = Machine::new(net.clone(), config).unwrap();
+    let mut core = CoreSim::new(&net).unwrap();
+    model.load(&board, &[]);
+    core.load(&board, &[]).unwrap();
+    let first = go_both("first", &mut model, &mut core, limits, config);
+    model.load(&board, &[]);
+    core.load(&board, &[]).unwrap();
+    let again = go_both(
+        "again, the table kept",
+        &mut model,
+        &mut core,
+        limits,
+        config,
+    );
+    assert!(
+        again < first,
+        "the kept table saves nodes: {again} against {first}"
+    );
+    model.clear();
+    core.clear(config).unwrap();
+    model.load(&board, &[]);
+    core.load(&board, &[]).unwrap();
+    let cleared = go_both("after CLEAR", &mut model, &mut core, limits, config);
+    assert_eq!(cleared, first, "after CLEAR the search is the first again");
 }
 
 #[test]

@@ -233,6 +233,10 @@ impl ChipUci {
                     self.config.tt_clocks
                 ));
                 self.say(&format!(
+                    "option name SDRAM Table type check default {}",
+                    self.config.sdram
+                ));
+                self.say(&format!(
                     "option name Clock MHz type spin default {DEFAULT_MHZ} min 1 max 1000"
                 ));
                 self.say("option name Wall Clock type check default true");
@@ -291,6 +295,7 @@ impl ChipUci {
                     &file,
                     Config {
                         tt_entries: n as usize,
+                        sdram: false,
                         ..config
                     },
                 )
@@ -300,7 +305,23 @@ impl ChipUci {
                     &file,
                     Config {
                         tt_clocks: n,
+                        sdram: false,
                         ..config
+                    },
+                )
+            }),
+            "sdram table" => crate::parse_flag(value).ok_or_else(bad).and_then(|on| {
+                let table = if on {
+                    Config::sdram()
+                } else {
+                    Config::default()
+                };
+                self.rebuild(
+                    &file,
+                    Config {
+                        null_move: config.null_move,
+                        lmr: config.lmr,
+                        ..table
                     },
                 )
             }),

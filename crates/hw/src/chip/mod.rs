@@ -18,6 +18,7 @@
 
 pub mod cores;
 pub mod protocol;
+pub mod sdram;
 mod search;
 pub mod tables;
 pub mod tt;
@@ -97,9 +98,13 @@ pub const LOAD_CLOCKS: u64 = 18 + 76;
 pub struct Config {
     /// Transposition-table entries (rounded down to a power of two).
     pub tt_entries: usize,
-    /// Clocks of a table read: [`TT_BRAM_CLOCKS`] on chip, more behind the external-memory
-    /// port (its latency model).
+    /// Clocks of a table read: [`TT_BRAM_CLOCKS`] on chip, more for a fixed latency of
+    /// external memory (a latency model; `sdram` is the SDRAM's own).
     pub tt_clocks: u64,
+    /// The table in the SDRAM behind hw/chip/sdram_tt.v ([`sdram::ENTRIES`] entries, read
+    /// and written in its controller's clocks, [`sdram::Controller`]); `tt_entries` and
+    /// `tt_clocks` are then not used.
+    pub sdram: bool,
     /// Null-move pruning.
     pub null_move: bool,
     /// Late-move reductions.
@@ -112,8 +117,20 @@ impl Default for Config {
         Config {
             tt_entries: 8192,
             tt_clocks: TT_BRAM_CLOCKS,
+            sdram: false,
             null_move: true,
             lmr: true,
+        }
+    }
+}
+
+impl Config {
+    /// The board's build: the table in its 32 MB SDRAM (hw/board/ulx3s_top.v).
+    pub fn sdram() -> Config {
+        Config {
+            tt_entries: sdram::ENTRIES,
+            sdram: true,
+            ..Config::default()
         }
     }
 }

@@ -4,6 +4,7 @@
 //! command (`g_ready`, `e_ready`). A command is issued at the first clock the sequencer and
 //! the unit are both free; the sequencer waits for a result only where the algorithm needs it.
 
+use super::sdram::{self, Controller};
 use super::tt::{Bound, Table};
 use super::*;
 use crate::evalunit::{self, Image};
@@ -84,6 +85,8 @@ pub struct Machine {
     /// The evaluation unit's accumulators hold the position made last (no unmake since): its
     /// next make is a fast one.
     e_fresh: bool,
+    /// The SDRAM table's controller (`config.sdram`).
+    sd: Controller,
     trace: Option<Vec<Event>>,
 }
 
@@ -155,7 +158,11 @@ impl Machine {
             config,
             eval,
             eval_clocks: image.eval_clocks(),
-            tt: Table::new(config.tt_entries),
+            tt: Table::new(if config.sdram {
+                sdram::ENTRIES
+            } else {
+                config.tt_entries
+            }),
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             boards: vec![board; MAX_PLY + 2],
             lists: vec![MoveList::new(); MAX_PLY + 1],
@@ -175,6 +182,7 @@ impl Machine {
             hash_at: 0,
             score_at: 0,
             e_fresh: true,
+            sd: Controller::at_go(LOAD_CLOCKS),
             trace: None,
         })
     }
@@ -203,9 +211,14 @@ impl Machine {
         }
     }
 
-    /// Clears the transposition table and the killers (a new game).
+    /// Clears the transposition table and the killers (a new game): the SDRAM's by a new
+    /// generation.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        if self.config.sdram {
+            self.tt.new_generation();
+        } else {
+            self.tt.clear();
+        }
         self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
     }
 
@@ -231,8 +244,9 @@ impl Machine {
 
     /// A MAKE or NULL to both units, in the first clock all three are free: the generator
     /// takes it in a clock, the evaluation unit in `e_clocks`; the in-check flag and the
-    /// child's hash follow.
-    fn issue_make(&mut self, e_clocks: u64, command: Command) {
+    /// child's hash follow, and with the hash the SDRAM table's read when `read_tt` (a child
+    /// that may search at full width).
+    fn issue_make(&mut self, e_clocks: u64, command: Command, read_tt: bool) {
         let t = self.t.max(self.g_ready).max(self.e_ready);
         self.record(t, command);
         self.score_at = t + e_clocks + self.eval_clocks;
@@ -240,13 +254,22 @@ impl Machine {
         self.e_ready = t + e_clocks;
         self.check_at = t + IN_CHECK_CLOCKS;
         self.hash_at = t + HASH_CLOCKS;
+        if self.config.sdram && read_tt {
+            self.sd.request_read(self.hash_at);
+        }
         self.t = t + 1;
         // The unit's accumulators now hold the child: its next make is a fast one.
         self.e_fresh = true;
     }
 
-    fn make(&mut self, ply: usize, m: Move) {
-        self.issue_make(evalunit::make_clocks(m, self.e_fresh), Command::Make(m));
+    /// MAKE of `m` at the node at `ply`; `full` when that node searches at full width (its
+    /// child then reads the table).
+    fn make(&mut self, ply: usize, m: Move, full: bool) {
+        self.issue_make(
+            evalunit::make_clocks(m, self.e_fresh),
+            Command::Make(m),
+            full,
+        );
         let before = self.boards[ply];
         let after = before.played(m);
         self.boards[ply + 1] = after;
@@ -254,8 +277,9 @@ impl Machine {
         self.hashes.push(after.hash());
     }
 
-    fn make_null(&mut self, ply: usize) {
-        self.issue_make(evalunit::NULL_CLOCKS, Command::Null);
+    /// NULL at the node at `ply`, its child searched to `child_depth`.
+    fn make_null(&mut self, ply: usize, child_depth: i32) {
+        self.issue_make(evalunit::NULL_CLOCKS, Command::Null, child_depth > 0);
         let mut after = self.boards[ply];
         after.play_null();
         self.boards[ply + 1] = after;
@@ -279,7 +303,7 @@ impl Machine {
     /// make on both units.
     fn remake(&mut self, ply: usize, m: Move) {
         self.unmake();
-        self.make(ply, m);
+        self.make(ply, m, true);
     }
 
     /// EVAL, issued at `from` or when the unit has done the make, if later: the score of the
@@ -392,8 +416,12 @@ impl Machine {
         // flag comes from the generator.
         let (repeated, compared) = self.repetition(ply);
         let entry = self.tt.probe(hash);
-        let ready = self.hash_at
-            + (REPETITION_BASE_CLOCKS + compared).max(self.config.tt_clocks.max(TT_BRAM_CLOCKS));
+        let scanned = self.hash_at + REPETITION_BASE_CLOCKS + compared;
+        let ready = if self.config.sdram {
+            scanned.max(self.sd.read_ready())
+        } else {
+            scanned.max(self.hash_at + self.config.tt_clocks.max(TT_BRAM_CLOCKS))
+        };
         self.t = self.t.max(ready).max(self.check_at + 1);
         if repeated || b.halfmove_clock() >= 100 {
             self.t += 1;
@@ -442,7 +470,7 @@ impl Machine {
             // Null move, with a knight, bishop, rook or queen to move.
             if self.config.null_move && depth >= 3 && e >= beta && stream::piece_sets(&b) > 0 {
                 let r = if depth >= 7 { 3 } else { 2 };
-                self.make_null(ply);
+                self.make_null(ply, depth - 1 - r);
                 let s = self.child(ply, depth - 1 - r, beta - 1, beta);
                 self.unmake();
                 if self.aborted {
@@ -500,7 +528,7 @@ impl Machine {
             if futile && searched > 0 && is_quiet(m) && !killers.contains(&m) {
                 continue;
             }
-            self.make(ply, m);
+            self.make(ply, m, true);
             let gives_check = self.boards[ply + 1].in_check();
             let next = depth - 1 + i32::from(gives_check);
             let mut s;
@@ -563,6 +591,10 @@ impl Machine {
         };
         self.tt
             .store(hash, best_move, to_tt(best, ply), depth as i8, bound);
+        if self.config.sdram {
+            // Posted when the controller's write slot is free.
+            self.t = self.sd.post_write(self.t);
+        }
         self.t += TT_WRITE_CLOCKS;
         best
     }
@@ -605,7 +637,7 @@ impl Machine {
             if !in_check && futile_capture(&self.boards[ply], m, stand_pat, alpha) {
                 continue;
             }
-            self.make(ply, m);
+            self.make(ply, m, false);
             let s = -self.qsearch(ply + 1, -beta, -alpha);
             self.unmake();
             if self.aborted {
@@ -640,6 +672,7 @@ impl Machine {
         self.aborted = false;
         self.nodes = 0;
         self.qnodes = 0;
+        self.sd = Controller::at_go(LOAD_CLOCKS);
         self.hashes.truncate(self.game_hashes + 1);
     }
 
@@ -662,7 +695,7 @@ impl Machine {
         self.score_at = start;
         let nodes = self.nodes;
         self.t += NEXT_MOVE_CLOCKS;
-        self.make(0, m);
+        self.make(0, m, true);
         let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
         let score = self.child(0, next, alpha, beta);
         let mut pv = vec![m];
@@ -684,6 +717,7 @@ impl Machine {
         self.nodes = 0;
         self.qnodes = 0;
         self.t = LOAD_CLOCKS;
+        self.sd = Controller::at_go(LOAD_CLOCKS);
         self.g_ready = LOAD_CLOCKS;
         self.e_ready = LOAD_CLOCKS;
         self.check_at = LOAD_CLOCKS;
@@ -731,7 +765,7 @@ impl Machine {
                 self.t += WINDOW_CLOCKS;
                 for (i, &m) in roots.iter().enumerate() {
                     self.t += NEXT_MOVE_CLOCKS;
-                    self.make(0, m);
+                    self.make(0, m, true);
                     let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
                     let mut s = if i == 0 {
                         self.child(0, next, alpha, beta)

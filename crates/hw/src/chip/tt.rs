@@ -14,8 +14,8 @@ pub enum Bound {
     Upper,
 }
 
-/// One entry: 64 bits in the RAM (16 of key, 16 of move, 16 of score, 8 of depth, 2 of
-/// bound, 6 spare).
+/// One entry: 64 bits in the RAM (a valid bit, 16 of key, 16 of move, 16 of score, 8 of
+/// depth, 2 of bound, 5 of the table's generation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The hash's top 16 bits.
@@ -28,12 +28,15 @@ pub struct Entry {
     pub depth: i8,
     /// What the score is.
     pub bound: Bound,
+    /// The table's generation when it was written: an entry of another is a miss.
+    pub generation: u8,
 }
 
 /// The table: `entries` (a power of two) entries addressed by the hash's low bits.
 pub struct Table {
     slots: Vec<Option<Entry>>,
     mask: u64,
+    generation: u8,
 }
 
 impl Table {
@@ -44,6 +47,7 @@ impl Table {
         Table {
             slots: vec![None; n],
             mask: n as u64 - 1,
+            generation: 0,
         }
     }
 
@@ -57,9 +61,16 @@ impl Table {
         self.slots.is_empty()
     }
 
-    /// Empties every entry (the host's clear command).
+    /// Empties every entry (the host's clear command on the block-RAM table).
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// Starts a new generation (the clear command on the SDRAM table, which writes no
+    /// entry): the entries written before are misses, until the 5-bit generation comes
+    /// round to theirs again.
+    pub fn new_generation(&mut self) {
+        self.generation = (self.generation + 1) & 31;
     }
 
     fn key(hash: u64) -> u16 {
@@ -68,7 +79,8 @@ impl Table {
 
     /// The entry of `hash`, if the slot holds it.
     pub fn probe(&self, hash: u64) -> Option<Entry> {
-        self.slots[(hash & self.mask) as usize].filter(|e| e.key == Self::key(hash))
+        self.slots[(hash & self.mask) as usize]
+            .filter(|e| e.key == Self::key(hash) && e.generation == self.generation)
     }
 
     /// Writes the entry of `hash` over whatever its slot held.
@@ -79,6 +91,7 @@ impl Table {
             score,
             depth,
             bound,
+            generation: self.generation,
         });
     }
 }
@@ -101,5 +114,18 @@ mod tests {
         assert!(t.probe(h).is_none());
         t.clear();
         assert!(t.probe(other).is_none());
+    }
+
+    #[test]
+    fn a_new_generation_hides_the_entries_until_it_comes_round_again() {
+        let mut t = Table::new(16);
+        let h = 0x5555_0000_0000_0003;
+        t.store(h, Move::NULL, 1, 1, Bound::Exact);
+        t.new_generation();
+        assert!(t.probe(h).is_none());
+        for _ in 0..31 {
+            t.new_generation();
+        }
+        assert_eq!(t.probe(h).map(|e| e.score), Some(1));
     }
 }
