@@ -79,11 +79,7 @@ pub(crate) fn net_and_config(
                     .into(),
             );
         }
-        config = Config {
-            null_move: config.null_move,
-            lmr: config.lmr,
-            ..Config::sdram()
-        };
+        config = config.with_sdram(true);
     }
     // A table size or latency given: a block-RAM table (or one of a fixed latency).
     if entries.is_some() || clocks.is_some() {

@@ -310,21 +310,9 @@ impl ChipUci {
                     },
                 )
             }),
-            "sdram table" => crate::parse_flag(value).ok_or_else(bad).and_then(|on| {
-                let table = if on {
-                    Config::sdram()
-                } else {
-                    Config::default()
-                };
-                self.rebuild(
-                    &file,
-                    Config {
-                        null_move: config.null_move,
-                        lmr: config.lmr,
-                        ..table
-                    },
-                )
-            }),
+            "sdram table" => crate::parse_flag(value)
+                .ok_or_else(bad)
+                .and_then(|on| self.rebuild(&file, config.with_sdram(on))),
             "clock mhz" => num(1, 1000).ok_or_else(bad).map(|n| self.mhz = n),
             "wall clock" => crate::parse_flag(value)
                 .ok_or_else(bad)

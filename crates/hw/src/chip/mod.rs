@@ -133,6 +133,21 @@ impl Config {
             ..Config::default()
         }
     }
+
+    /// This configuration's prunings with the table of the board's build (`on`, the SDRAM's)
+    /// or of the default one (8,192 entries in block RAM).
+    pub fn with_sdram(self, on: bool) -> Config {
+        let table = if on {
+            Config::sdram()
+        } else {
+            Config::default()
+        };
+        Config {
+            null_move: self.null_move,
+            lmr: self.lmr,
+            ..table
+        }
+    }
 }
 
 /// What a search may spend.
