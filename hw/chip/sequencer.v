@@ -48,6 +48,7 @@ module sequencer #(
     input  wire [63:0]  hist_data,
     output wire         busy,
     output wire         clearing,       // busy with a CLEAR only (the units are free)
+    output wire         started,        // GO taken in this clock (the SDRAM's refresh restarts)
     output reg          report,
     output reg  [6:0]   rep_depth,
     output reg  [15:0]  rep_score,
@@ -261,6 +262,7 @@ module sequencer #(
     always @(posedge clk) path_q <= path[path_ra];
     // One write port: the game's hashes from the host, the root's at GO, a ply's after a make.
     wire        go_now = state == S_IDLE && !clear && go;
+    assign started = go_now;
     wire        path_we = mk2 || go_now || hist_we;
     wire [7:0]  path_wa = mk2 ? top_now : go_now ? game_len : hist_addr;
     wire [63:0] path_wd = mk2 || go_now ? m_hash : hist_data;
@@ -312,11 +314,11 @@ module sequencer #(
     assign t_rd_tag = tt_tag + 2'd1;
     assign t_wr = ext && state == S_TTW && t_wr_ready;
     assign t_addr = m_hash[EXT_BITS-1:0];
-    assign t_wdata = {1'b1, m_hash[63:48], f_bmove, tt_store[15:0], f_depth,
-        f_best >= f_beta ? 2'd1 : f_best > f_oalpha ? 2'd0 : 2'd2, tt_gen};
     // The score a node stores: mates counted from it.
     wire signed [17:0] tt_store = f_best >= MATE_BOUND ? f_best + ply18
                                 : f_best <= -MATE_BOUND ? f_best - ply18 : f_best;
+    assign t_wdata = {1'b1, m_hash[63:48], f_bmove, tt_store[15:0], f_depth,
+        f_best >= f_beta ? 2'd1 : f_best > f_oalpha ? 2'd0 : 2'd2, tt_gen};
 
     // ---- the node's decisions -------------------------------------------------------------------
     wire signed [17:0] s_ret = -ret;             // the child's score, this node's view
