@@ -6,8 +6,10 @@
 //! the model serving the protocol on a thread (`serve_model`), the verilated RTL at its UART
 //! pins (`cosim::chip::serve_rtl`, given by the binary), or a board on a serial port
 //! ([`crate::serial_server`]). A GUI or a match plays the chip at its projected speed: a
-//! move's time becomes a budget of chip clocks at `Clock MHz`, and the chip stops at that
-//! budget. The model and the RTL run slower than the chip would, so the wall clock is watched
+//! move's time is planned as the software engine plans it (`search::TimeBudget`: a soft
+//! target and a hard limit); the hard limit becomes a budget of chip clocks at `Clock MHz`,
+//! at which the chip stops, and after each iteration's report the host sends STOP once the
+//! soft target has passed in the chip's time ([`Pacer`]). The model and the RTL run slower than the chip would, so the wall clock is watched
 //! too and a STOP goes down the link when the time is up (the answer is then the best move
 //! found so far); with `Wall Clock` off only the chip's budget ends a timed search, for a
 //! match that charges the chip's time (the closing `info string chip ... clocks C (X ms at M
@@ -353,24 +355,19 @@ impl ChipUci {
             Err(e) => return self.error(&e),
         };
         let board = *pos.board();
-        // The time this move may take, ms: a fixed time, or a share of the clock.
-        let white = board.side_to_move() == chess::Color::White;
-        let (time, inc) = if white {
-            (l.wtime, l.winc)
+        // The time this move may take, ms, planned as the software engine plans it: a fixed
+        // time, or from the clock a soft target and a hard limit. The hard limit is the GO's
+        // budget of chip clocks; the soft target is the host's to keep (below).
+        let mut plan = if l.infinite {
+            search::TimeBudget::default()
         } else {
-            (l.btime, l.binc)
+            search::TimeBudget::plan(&l, board.side_to_move(), self.move_overhead)
         };
-        let overhead = self.move_overhead as i64;
-        let budget_ms: Option<i64> = if let Some(t) = l.movetime {
-            Some((t - overhead).max(1))
-        } else if let (Some(t), false) = (time, l.infinite) {
-            // The overhead comes off every move's share: each answer lands a little after the
-            // STOP, and with only part of the increment kept back the clock would drain.
-            let share = t / i64::from(l.movestogo.unwrap_or(30)) + inc.unwrap_or(0) * 3 / 4;
-            Some((share - overhead).min(t - 2 * overhead).max(1))
-        } else {
-            None
-        };
+        if l.movetime.is_some() {
+            // A fixed time is spent whole: no soft target.
+            plan.soft = None;
+        }
+        let budget_ms: Option<i64> = plan.hard.map(|h| h as i64);
         let depth = l
             .depth
             .map_or(0, |d| d.clamp(1, hw::chip::MAX_PLY as i32 - 1) as u8);
@@ -434,13 +431,15 @@ impl ChipUci {
                     r.clocks as f64 / (mhz as f64 * 1000.0)
                 ));
             };
-            // Replies until BEST; STOP goes down the line when `stop` is raised or the wall
-            // clock's time is up.
+            // Replies until BEST; STOP goes down the line when `stop` is raised, the wall
+            // clock's time is up, or an iteration's report says the soft target has passed
+            // (in the chip's time: its clocks at `mhz`).
             let mut stop_sent: Option<Instant> = None;
             let mut best: Option<(Option<Move>, Report)> = None;
+            let mut pacer = Pacer::new(plan, mhz);
             while best.is_none() {
                 let time_up = deadline.is_some_and(|d| Instant::now() >= d);
-                if stop_sent.is_none() && (time_up || stop.load(Ordering::Relaxed)) {
+                if stop_sent.is_none() && (time_up || pacer.done || stop.load(Ordering::Relaxed)) {
                     send_on(&line, &Request::Stop);
                     stop_sent = Some(Instant::now());
                 }
@@ -451,7 +450,10 @@ impl ChipUci {
                     break;
                 }
                 match replies.recv_timeout(Duration::from_millis(2)) {
-                    Ok(Reply::Info(r)) => info(&r),
+                    Ok(Reply::Info(r)) => {
+                        info(&r);
+                        pacer.iteration(&r);
+                    }
                     Ok(Reply::Best {
                         best: m, report, ..
                     }) => best = Some((m, report)),
@@ -491,6 +493,58 @@ impl ChipUci {
     }
 }
 
+/// The host's half of the chip's time management: after each iteration's report it decides,
+/// as the software engine does between iterations (`search::TimeBudget`), whether to press
+/// the stop line (the design review's "decide now"): once the soft target, scaled by the best
+/// move's stability and the score's fall, has passed, or when the next iteration would run
+/// into the hard limit, the chip's clock budget. Time is the chip's: report clocks at `mhz`.
+struct Pacer {
+    plan: search::TimeBudget,
+    mhz: u64,
+    signals: search::IterationSignals,
+    last_best: Option<Move>,
+    last_clocks: u64,
+    /// True once the chip should stop.
+    done: bool,
+}
+
+impl Pacer {
+    fn new(plan: search::TimeBudget, mhz: u64) -> Pacer {
+        Pacer {
+            plan,
+            mhz,
+            signals: search::IterationSignals::default(),
+            last_best: None,
+            last_clocks: hw::chip::LOAD_CLOCKS,
+            done: false,
+        }
+    }
+
+    fn ms(&self, clocks: u64) -> u64 {
+        clocks / (self.mhz.max(1) * 1000)
+    }
+
+    /// An iteration's report: its depth's score, line and clocks since the load.
+    fn iteration(&mut self, r: &Report) {
+        let best = r.pv.first().copied();
+        let this_ms = self.ms(r.clocks.saturating_sub(self.last_clocks));
+        let s = &mut self.signals;
+        s.stable = if best.is_some() && best == self.last_best {
+            s.stable + 1
+        } else {
+            0
+        };
+        s.prev_score = (self.last_best.is_some()).then_some(s.score);
+        s.score = r.score;
+        s.prev_ms = s.last_ms;
+        s.last_ms = this_ms;
+        self.last_best = best;
+        self.last_clocks = r.clocks;
+        let elapsed = self.ms(r.clocks);
+        self.done |= self.plan.stop_after_iteration(elapsed, &self.signals);
+    }
+}
+
 /// Runs UCI over the search machine (`device`) on `input`, writing to `output`, until `quit`
 /// or the end of input (a running search then still answers).
 pub fn run_chip(input: impl BufRead, output: impl Write + Send + 'static, device: ChipDevice) {
@@ -502,4 +556,77 @@ pub fn run_chip(input: impl BufRead, output: impl Write + Send + 'static, device
     }
     // End of input acts as stop: a running search answers.
     uci.stop_and_wait();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(depth: u32, score: i32, best: Move, ms: u64, mhz: u64) -> Report {
+        Report {
+            depth,
+            score,
+            pv: vec![best],
+            nodes: 0,
+            clocks: hw::chip::LOAD_CLOCKS + ms * mhz * 1000,
+        }
+    }
+
+    /// The pacer presses stop after the iteration that passes the soft target (a stable best
+    /// move earns less than the target, a new one more), or whose successor, grown as the
+    /// last iterations grew, would run into the hard limit; never with no soft target.
+    #[test]
+    fn the_pacer_stops_as_the_software_does() {
+        let b = Board::startpos();
+        let e4 = b.parse_uci_move("e2e4").unwrap();
+        let d4 = b.parse_uci_move("d2d4").unwrap();
+        let plan = search::TimeBudget {
+            soft: Some(100),
+            hard: Some(1000),
+        };
+        // Iterations of 10, 20, 40 ms...: elapsed 10, 30, 70, 150.
+        let mut p = Pacer::new(plan, 101);
+        for (d, (ms, stop)) in [(10, false), (30, false), (70, false), (150, true)]
+            .into_iter()
+            .enumerate()
+        {
+            p.iteration(&report(d as u32 + 1, 20, e4, ms, 101));
+            assert_eq!(p.done, stop, "after {ms} ms");
+        }
+        // A stable move (three iterations kept) stops below the target: 100 x 85%.
+        let mut p = Pacer::new(plan, 101);
+        for ms in [2, 4, 8] {
+            p.iteration(&report(1, 20, e4, ms, 101));
+        }
+        assert!(!p.done);
+        p.iteration(&report(4, 20, e4, 90, 101));
+        assert!(p.done, "85 ms target passed at 90 ms");
+        // A new best move at 90 ms earns 140%: no stop.
+        let mut p = Pacer::new(plan, 101);
+        for ms in [2, 4, 8] {
+            p.iteration(&report(1, 20, e4, ms, 101));
+        }
+        p.iteration(&report(4, 20, d4, 90, 101));
+        assert!(!p.done, "a changed best move at 90 ms");
+        // The next iteration would pass the hard limit: 300 ms now, the last two 100 and 200.
+        let tight = search::TimeBudget {
+            soft: Some(400),
+            hard: Some(650),
+        };
+        let mut p = Pacer::new(tight, 101);
+        p.iteration(&report(1, 20, e4, 100, 101));
+        p.iteration(&report(2, 20, d4, 300, 101));
+        assert!(p.done, "300 + 200 x 2 > 650");
+        // A fixed time (no soft target) is never cut short.
+        let mut p = Pacer::new(
+            search::TimeBudget {
+                soft: None,
+                hard: Some(100),
+            },
+            101,
+        );
+        p.iteration(&report(1, 20, e4, 90, 101));
+        p.iteration(&report(2, 20, e4, 99, 101));
+        assert!(!p.done);
+    }
 }
