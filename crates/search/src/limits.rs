@@ -122,6 +122,20 @@ pub struct IterationSignals {
     pub prev_ms: u64,
 }
 
+impl IterationSignals {
+    /// The signals after one more completed iteration: whether it is the first, whether it
+    /// kept the best move of the one before, its score, and how long it took (ms).
+    pub fn next(&self, first: bool, kept: bool, score: i32, ms: u64) -> IterationSignals {
+        IterationSignals {
+            stable: if kept { (self.stable + 1).min(6) } else { 0 },
+            score,
+            prev_score: (!first).then_some(self.score),
+            last_ms: ms,
+            prev_ms: self.last_ms,
+        }
+    }
+}
+
 impl TimeBudget {
     /// The soft target scaled by what the iterations say: a stable best move needs less time;
     /// a fresh change of best move or a falling score earns more. Never above the hard limit.

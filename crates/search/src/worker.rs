@@ -288,7 +288,6 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
             .clamp(1, MAX_PLY as i32 - 1);
         let mut completed = 0;
         let mut last_best = Move::NULL;
-        let mut stable = 0;
         let mut signals = IterationSignals::default();
         let mut iteration_end = 0;
         let mut result = ThreadResult {
@@ -377,21 +376,16 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
             if self.stopped {
                 break;
             }
-            if best.mv == last_best {
-                stable = (stable + 1).min(6);
-            } else {
-                stable = 0;
-                last_best = best.mv;
-            }
+            let kept = best.mv == last_best;
+            last_best = best.mv;
             let now = self.shared.elapsed_ms();
-            signals = IterationSignals {
-                stable,
-                score: best.score,
-                prev_score: (completed > 1).then_some(signals.score),
-                // The clock restarts at `ponderhit`: an iteration may seem to end before it began.
-                last_ms: now.saturating_sub(iteration_end),
-                prev_ms: signals.last_ms,
-            };
+            // The clock restarts at `ponderhit`: an iteration may seem to end before it began.
+            signals = signals.next(
+                completed <= 1,
+                kept,
+                best.score,
+                now.saturating_sub(iteration_end),
+            );
             iteration_end = now;
             if self.is_main() && self.should_stop_after_iteration(now, &signals) {
                 self.shared.stop.store(true, Relaxed);

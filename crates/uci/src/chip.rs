@@ -9,8 +9,8 @@
 //! move's time is planned as the software engine plans it (`search::TimeBudget`: a soft
 //! target and a hard limit); the hard limit becomes a budget of chip clocks at `Clock MHz`,
 //! at which the chip stops, and after each iteration's report the host sends STOP once the
-//! soft target has passed in the chip's time ([`Pacer`]). The model and the RTL run slower than the chip would, so the wall clock is watched
-//! too and a STOP goes down the link when the time is up (the answer is then the best move
+//! soft target has passed in the chip's time ([`Pacer`]). The model and the RTL run slower
+//! than the chip would, so the wall clock is watched too and a STOP goes down the link when the time is up (the answer is then the best move
 //! found so far); with `Wall Clock` off only the chip's budget ends a timed search, for a
 //! match that charges the chip's time (the closing `info string chip ... clocks C (X ms at M
 //! MHz)`) instead of the wall time (tools/match `--device-time1`). `go nodes` is scaled by
@@ -527,17 +527,13 @@ impl Pacer {
     /// An iteration's report: its depth's score, line and clocks since the load.
     fn iteration(&mut self, r: &Report) {
         let best = r.pv.first().copied();
-        let this_ms = self.ms(r.clocks.saturating_sub(self.last_clocks));
-        let s = &mut self.signals;
-        s.stable = if best.is_some() && best == self.last_best {
-            s.stable + 1
-        } else {
-            0
-        };
-        s.prev_score = (self.last_best.is_some()).then_some(s.score);
-        s.score = r.score;
-        s.prev_ms = s.last_ms;
-        s.last_ms = this_ms;
+        let ms = self.ms(r.clocks.saturating_sub(self.last_clocks));
+        self.signals = self.signals.next(
+            self.last_best.is_none(),
+            best.is_some() && best == self.last_best,
+            r.score,
+            ms,
+        );
         self.last_best = best;
         self.last_clocks = r.clocks;
         let elapsed = self.ms(r.clocks);
