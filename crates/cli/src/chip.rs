@@ -4,11 +4,14 @@
 //!   [--tt-clocks K]` searches one position on the model and prints each iteration (depth,
 //!   score, nodes, clocks, PV), then the best move.
 //! * `chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F]
-//!   [--tt-entries N] [--tt-clocks K | --sdram]` searches the bench positions to DEPTH on the model
+//!   [--tt-entries N] [--tt-clocks K | --sdram] [--faster ...]` searches the bench positions to DEPTH on the model
 //!   (8 by default), then to D on the software engine (one thread; the bench's 12 by
 //!   default, long enough to time) in the same run: the chip's nodes per second at F MHz
 //!   (the clocks the model counts; the evaluation unit's routed Fmax by default) against
-//!   the software's on this machine, and the ratio.
+//!   the software's on this machine, and the ratio; then where the chip's clocks went, a node
+//!   on average (`hw::chip::Spent`). `--faster eval=N,gen=N,check=N` projects units that
+//!   many clocks quicker (`hw::chip::Faster`: the score after a make, every GEN, the in-check
+//!   flag); the RTL takes none of them off.
 //! * `chip cores [DEPTH] [--cores LIST] [--positions N] [--net FILE] [--tt-entries N]
 //!   [--tt-clocks K]` searches the bench positions to DEPTH (8 by default) on 1, 2, 4 and 8
 //!   cores (or LIST, e.g. `1,3,16`) that a splitter hands root moves (`hw::chip::cores`):
@@ -25,7 +28,7 @@ use crate::args::Args;
 use chess::{Board, Move};
 use eval::chip::ChipNet;
 use hw::chip::cores::{Cores, Table};
-use hw::chip::{score_text, Config, Limits, Machine, Report};
+use hw::chip::{score_text, Config, Faster, Limits, Machine, Report, Spent};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,7 +36,7 @@ use std::time::Instant;
 const USAGE: &str = "usage: estuary chip go [--fen FEN] [--depth D | --nodes N | --clocks C] \
      [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] | estuary chip bench [DEPTH] \
      [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram] \
-     | estuary chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] \
+     [--faster eval=N,gen=N,check=N] | estuary chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] \
      [--tt-entries N] [--tt-clocks K | --sdram] | estuary chip serve (--port PATH [--baud N] | --pty) \
      [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]";
 
@@ -182,11 +185,22 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
     if mhz.is_nan() || mhz <= 0.0 {
         return Err("--mhz must be positive".into());
     }
-    let mut m = machine(&mut args)?;
+    let faster = faster_arg(args.value("faster").as_deref())?;
+    let (net, mut config) = net_and_config(&mut args, Config::default())?;
+    config.faster = faster;
+    let mut m = Machine::new(net, config).map_err(|e| e.to_string())?;
     args.finish().map_err(|e| e.to_string())?;
     let positions = &search::bench::POSITIONS[..count];
     println!("the chip model, depth {depth}, {count} positions:");
+    if !faster.none() {
+        println!(
+            "  a projection: {} clocks off each score, {} off each GEN, {} off each in-check flag \
+             (the RTL takes none of them off)",
+            faster.eval, faster.generate, faster.in_check
+        );
+    }
     let (mut nodes, mut clocks) = (0u64, 0u64);
+    let mut spent = Spent::default();
     let t0 = Instant::now();
     for fen in positions {
         let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
@@ -208,6 +222,7 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
         );
         nodes += out.nodes;
         clocks += out.clocks;
+        spent = spent.add(&out.spent);
     }
     let model_s = t0.elapsed().as_secs_f64();
     let chip_nps = nodes as f64 / (clocks as f64 / (mhz * 1e6));
@@ -217,6 +232,15 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
         clocks as f64 / nodes.max(1) as f64,
         chip_nps,
         nodes as f64 / model_s.max(1e-9),
+    );
+    let parts: Vec<String> = spent
+        .parts()
+        .iter()
+        .map(|(name, c)| format!("{name} {:.1}", *c as f64 / nodes.max(1) as f64))
+        .collect();
+    println!(
+        "clocks a node, by what the sequencer did or waited for: {}",
+        parts.join(", ")
     );
     // The software engine on the same positions, one thread, in the same run.
     let pool = search::ThreadPool::new(1, 16, device::SoftwareDevice::default);
@@ -239,6 +263,34 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
         chip_nps / sw_nps
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--faster eval=N,gen=N,check=N` of `bench`: clocks taken off the units' latencies, for
+/// a projection (any may be left out).
+fn faster_arg(text: Option<&str>) -> Result<Faster, String> {
+    let mut f = Faster::default();
+    let Some(text) = text else {
+        return Ok(f);
+    };
+    for item in text.split(',') {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("--faster: '{item}' is not NAME=CLOCKS (eval, gen or check)"))?;
+        let n: u64 = value
+            .parse()
+            .map_err(|_| format!("--faster: '{value}' is not a number of clocks"))?;
+        match name {
+            "eval" => f.eval = n,
+            "gen" => f.generate = n,
+            "check" => f.in_check = n,
+            _ => {
+                return Err(format!(
+                    "--faster: unknown unit '{name}' (eval, gen or check)"
+                ))
+            }
+        }
+    }
+    Ok(f)
 }
 
 /// `--positions N` of `bench` and `cores`: how many of the bench positions (all by default,

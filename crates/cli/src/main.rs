@@ -50,8 +50,10 @@ commands:
                       search on the model of the search machine (the whole search on chip):
                       each iteration with its nodes and clocks, then the best move
   chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram]
+             [--faster eval=N,gen=N,check=N]
                       the machine's model on the bench positions, then the software engine:
-                      nodes/s of the chip at F MHz against the software's, and the ratio
+                      nodes/s of the chip at F MHz against the software's, and the ratio;
+                      where the chip's clocks went; --faster projects units N clocks quicker
   chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]
                       the machine's model on several cores that a splitter hands root moves:
                       clocks to depth and nodes on the bench positions, the speed-up over one

@@ -1,5 +1,6 @@
 //! The search machine's model from the command line: `estuary chip cores` splits the root over
-//! several cores and reports the time to depth against one core; bad arguments are errors.
+//! several cores and reports the time to depth against one core; `estuary chip bench` says
+//! where the clocks went, and projects faster units; bad arguments are errors.
 
 use std::process::Command;
 
@@ -41,6 +42,62 @@ fn cores_report_the_time_to_depth_against_one_core() {
     }
 }
 
+/// `chip bench`'s clocks a node and their parts, from its output.
+fn bench_clocks(args: &[&str]) -> (f64, Vec<(String, f64)>, String) {
+    let mut all = vec!["chip", "bench", "4", "--positions", "2", "--sw-depth", "2"];
+    all.extend_from_slice(args);
+    let (ok, t) = estuary(&all);
+    assert!(ok, "{t}");
+    let per_node: f64 = t
+        .lines()
+        .find_map(|l| l.strip_prefix("chip: "))
+        .and_then(|l| l.split(" clocks, ").nth(1))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no clocks a node in {t}"));
+    let parts = t
+        .lines()
+        .find_map(|l| {
+            l.split_once("did or waited for: ")
+                .map(|(_, p)| p.to_string())
+        })
+        .unwrap_or_else(|| panic!("no breakdown in {t}"))
+        .split(", ")
+        .map(|p| {
+            let (name, v) = p.rsplit_once(' ').unwrap();
+            (name.to_string(), v.parse().unwrap())
+        })
+        .collect();
+    (per_node, parts, t)
+}
+
+#[test]
+fn bench_says_where_the_clocks_went_and_projects_faster_units() {
+    let (per_node, parts, t) = bench_clocks(&[]);
+    let names: Vec<&str> = parts.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "load",
+            "issue",
+            "in-check",
+            "table",
+            "generate",
+            "evaluate",
+            "sequencer"
+        ],
+        "{t}"
+    );
+    // The parts add up to the clocks a node (each printed to a tenth).
+    let sum: f64 = parts.iter().map(|(_, v)| v).sum();
+    assert!((sum - per_node).abs() < 0.5, "{t}");
+    assert!(!t.contains("projection"), "{t}");
+    let (faster, fparts, ft) = bench_clocks(&["--faster", "gen=8,eval=8"]);
+    assert!(ft.contains("a projection"), "{ft}");
+    assert!(faster < per_node, "{t}\n{ft}");
+    assert!(fparts[4].1 < parts[4].1, "{t}\n{ft}");
+}
+
 #[test]
 fn bad_core_counts_and_depths_are_errors() {
     for args in [
@@ -50,6 +107,9 @@ fn bad_core_counts_and_depths_are_errors() {
         &["chip", "cores", "0"],
         &["chip", "cores", "4", "5"],
         &["chip", "cores", "--positions", "many"],
+        &["chip", "bench", "--faster", "eval"],
+        &["chip", "bench", "--faster", "eval=x"],
+        &["chip", "bench", "--faster", "sram=3"],
     ] {
         let (ok, t) = estuary(args);
         assert!(!ok, "{args:?}: {t}");

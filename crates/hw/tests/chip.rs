@@ -1,10 +1,11 @@
 //! The search machine's model (`hw::chip`): mates found at their published distance (checked
 //! against Debian's Stockfish where it is installed), the draw rules, a legal principal
-//! variation, the budgets and the stop line, and the same nodes and clocks every run.
+//! variation, the budgets and the stop line, the same nodes and clocks every run, and every
+//! clock accounted for.
 
 use chess::{Board, Move};
 use eval::chip::ChipNet;
-use hw::chip::{mate_in, Config, Limits, Machine, Outcome, Report};
+use hw::chip::{mate_in, Config, Faster, Limits, Machine, Outcome, Report};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -219,4 +220,57 @@ fn the_budgets_and_the_stop_line_end_the_search_with_a_legal_move() {
 fn a_hybrid_net_is_refused() {
     let e = Machine::new(ChipNet::embedded(), Config::default());
     assert!(e.is_err());
+}
+
+#[test]
+fn every_clock_is_spent_on_something_and_faster_units_keep_the_tree() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let b = Board::from_fen(fen).unwrap();
+    let run = |config: Config, limits: Limits| {
+        let mut m = Machine::new(ChipNet::embedded_pure(), config).unwrap();
+        m.load(&b, &[]);
+        m.go(limits, |_: &Report| {})
+    };
+    let stopped = Limits {
+        nodes: 3_000,
+        ..Limits::default()
+    };
+    for config in [Config::default(), Config::sdram()] {
+        for limits in [depth(5), stopped] {
+            let out = run(config, limits);
+            assert_eq!(out.spent.total(), out.clocks, "{config:?} {out:?}");
+            // A node waits for its generator's moves at least.
+            assert!(out.spent.generate > 20 * out.nodes, "{out:?}");
+        }
+    }
+    let base = run(Config::default(), depth(5));
+    let quick = |faster: Faster| {
+        run(
+            Config {
+                faster,
+                ..Config::default()
+            },
+            depth(5),
+        )
+    };
+    let gen = quick(Faster {
+        generate: 8,
+        ..Faster::default()
+    });
+    let all = quick(Faster {
+        eval: 8,
+        generate: 8,
+        in_check: 8,
+    });
+    for out in [&gen, &all] {
+        // The same tree, in fewer clocks.
+        assert_eq!(
+            (out.nodes, out.best, &out.report.pv),
+            (base.nodes, base.best, &base.report.pv)
+        );
+        assert!(out.clocks < base.clocks, "{out:?}");
+        assert_eq!(out.spent.total(), out.clocks);
+    }
+    assert!(gen.spent.generate < base.spent.generate);
+    assert!(all.clocks < gen.clocks);
 }

@@ -109,6 +109,8 @@ pub struct Config {
     pub null_move: bool,
     /// Late-move reductions.
     pub lmr: bool,
+    /// Clocks taken off the units' latencies, for projections (none: the RTL's clocks).
+    pub faster: Faster,
 }
 
 impl Default for Config {
@@ -120,6 +122,7 @@ impl Default for Config {
             sdram: false,
             null_move: true,
             lmr: true,
+            faster: Faster::default(),
         }
     }
 }
@@ -145,8 +148,95 @@ impl Config {
         Config {
             null_move: self.null_move,
             lmr: self.lmr,
+            faster: self.faster,
             ..table
         }
+    }
+}
+
+/// Clocks a faster unit would take off, for projections (`estuary chip bench --faster`):
+/// the model then no longer counts the clocks of the RTL, which takes none of them off.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Faster {
+    /// Off the evaluation unit's score after a make or null move.
+    pub eval: u64,
+    /// Off every GEN (its start-up; a GEN takes a clock at least).
+    pub generate: u64,
+    /// Off the generator's in-check flag after a make (it comes a clock after at the
+    /// earliest).
+    pub in_check: u64,
+}
+
+impl Faster {
+    /// No clock taken off: the RTL's clocks.
+    pub fn none(&self) -> bool {
+        *self == Faster::default()
+    }
+}
+
+/// Where a search's clocks went: each clock from the load counted once, against what the
+/// sequencer did in it or waited for. Waits are counted in the order the sequencer meets
+/// them, so two units running side by side are charged to the one it waits for last: a
+/// quiescence node's GEN and stand-pat score, for instance, show as the GEN's clocks, then the
+/// clocks by which the score comes later.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spent {
+    /// Loading the position ([`LOAD_CLOCKS`]).
+    pub load: u64,
+    /// Commands to the units: the clock a MAKE, NULL or UNMAKE is given in, and the clocks
+    /// waited for both units to be free to take it.
+    pub issue: u64,
+    /// Waiting for the generator's in-check flag after a make.
+    pub in_check: u64,
+    /// Waiting for the repetition scan and the table's entry at a node's entry, and for the
+    /// SDRAM table's write slot at its end.
+    pub table: u64,
+    /// Waiting for a GEN's done pulse (from the clock the generator takes the GEN), and the
+    /// clocks the pulse takes to be seen and decided on.
+    pub generate: u64,
+    /// Waiting for the evaluation unit's score, beyond the waits above.
+    pub evaluate: u64,
+    /// The sequencer's own steps: entry verdicts, reading the next move, restoring a frame,
+    /// PV copies, table writes, the root's windows and iterations.
+    pub sequencer: u64,
+}
+
+impl Spent {
+    /// All the clocks counted.
+    pub fn total(&self) -> u64 {
+        self.load
+            + self.issue
+            + self.in_check
+            + self.table
+            + self.generate
+            + self.evaluate
+            + self.sequencer
+    }
+
+    /// These clocks and `other`'s, added.
+    pub fn add(&self, other: &Spent) -> Spent {
+        Spent {
+            load: self.load + other.load,
+            issue: self.issue + other.issue,
+            in_check: self.in_check + other.in_check,
+            table: self.table + other.table,
+            generate: self.generate + other.generate,
+            evaluate: self.evaluate + other.evaluate,
+            sequencer: self.sequencer + other.sequencer,
+        }
+    }
+
+    /// The parts by name, in the order of the fields.
+    pub fn parts(&self) -> [(&'static str, u64); 7] {
+        [
+            ("load", self.load),
+            ("issue", self.issue),
+            ("in-check", self.in_check),
+            ("table", self.table),
+            ("generate", self.generate),
+            ("evaluate", self.evaluate),
+            ("sequencer", self.sequencer),
+        ]
     }
 }
 
@@ -218,6 +308,8 @@ pub struct Outcome {
     pub clocks: u64,
     /// The budget ran out or the stop line was raised before the last iteration was done.
     pub stopped: bool,
+    /// Where the clocks went (their total is `clocks`).
+    pub spent: Spent,
 }
 
 /// A score as UCI writes it: `mate N` (moves, negative when mated) or `cp N`.

@@ -87,7 +87,20 @@ pub struct Machine {
     e_fresh: bool,
     /// The SDRAM table's controller (`config.sdram`).
     sd: Controller,
+    /// Where this GO's clocks went.
+    spent: Spent,
     trace: Option<Vec<Event>>,
+}
+
+/// What the sequencer spends a clock on ([`Spent`]).
+#[derive(Copy, Clone)]
+enum Part {
+    Issue,
+    InCheck,
+    Table,
+    Generate,
+    Evaluate,
+    Sequencer,
 }
 
 /// Piece values of the quiescence search's pruning, by kind (pawn to king): the victim's
@@ -183,6 +196,7 @@ impl Machine {
             score_at: 0,
             e_fresh: true,
             sd: Controller::at_go(LOAD_CLOCKS),
+            spent: Spent::default(),
             trace: None,
         })
     }
@@ -240,6 +254,34 @@ impl Machine {
         self.hashes.push(board.hash());
     }
 
+    // ---- the clock ----
+
+    fn charge(&mut self, part: Part, clocks: u64) {
+        let c = &mut self.spent;
+        *match part {
+            Part::Issue => &mut c.issue,
+            Part::InCheck => &mut c.in_check,
+            Part::Table => &mut c.table,
+            Part::Generate => &mut c.generate,
+            Part::Evaluate => &mut c.evaluate,
+            Part::Sequencer => &mut c.sequencer,
+        } += clocks;
+    }
+
+    /// The sequencer's clock moved on by `clocks`, spent on `part`.
+    fn step(&mut self, part: Part, clocks: u64) {
+        self.t += clocks;
+        self.charge(part, clocks);
+    }
+
+    /// The sequencer waits until `at` (if that is later), for `part`.
+    fn wait_until(&mut self, part: Part, at: u64) {
+        if at > self.t {
+            self.charge(part, at - self.t);
+            self.t = at;
+        }
+    }
+
     // ---- the units' commands ----
 
     /// A MAKE or NULL to both units, in the first clock all three are free: the generator
@@ -247,17 +289,21 @@ impl Machine {
     /// child's hash follow, and with the hash the SDRAM table's read when `read_tt` (a child
     /// that may search at full width).
     fn issue_make(&mut self, e_clocks: u64, command: Command, read_tt: bool) {
-        let t = self.t.max(self.g_ready).max(self.e_ready);
+        self.wait_until(Part::Issue, self.g_ready.max(self.e_ready));
+        let t = self.t;
         self.record(t, command);
-        self.score_at = t + e_clocks + self.eval_clocks;
+        let faster = self.config.faster;
+        self.score_at = (t + e_clocks + self.eval_clocks)
+            .saturating_sub(faster.eval)
+            .max(t + 1);
         self.g_ready = t + 1;
         self.e_ready = t + e_clocks;
-        self.check_at = t + IN_CHECK_CLOCKS;
+        self.check_at = t + IN_CHECK_CLOCKS.saturating_sub(faster.in_check).max(1);
         self.hash_at = t + HASH_CLOCKS;
         if self.config.sdram && read_tt {
             self.sd.request_read(self.hash_at);
         }
-        self.t = t + 1;
+        self.step(Part::Issue, 1);
         // The unit's accumulators now hold the child: its next make is a fast one.
         self.e_fresh = true;
     }
@@ -289,12 +335,14 @@ impl Machine {
 
     /// Takes back the last make or null move, then restores the node's frame.
     fn unmake(&mut self) {
-        let t = self.t.max(self.g_ready).max(self.e_ready);
+        self.wait_until(Part::Issue, self.g_ready.max(self.e_ready));
+        let t = self.t;
         self.record(t, Command::Unmake);
         self.g_ready = t + 1;
         self.e_ready = t + evalunit::UNMAKE_CLOCKS;
         self.e_fresh = false;
-        self.t = t + 1 + RETURN_CLOCKS;
+        self.step(Part::Issue, 1);
+        self.step(Part::Sequencer, RETURN_CLOCKS);
         self.eval.unmake();
         self.hashes.pop();
     }
@@ -333,22 +381,26 @@ impl Machine {
     /// [`Machine::request_eval`], then waiting for the score.
     fn evaluate(&mut self, ply: usize) -> i32 {
         let (score, done) = self.request_eval(ply, self.t);
-        self.t = self.t.max(done);
+        self.wait_until(Part::Evaluate, done);
         score
     }
 
     /// GEN: the moves of the node at `ply` into its move RAM, in stream order; the sequencer
     /// waits for the done pulse.
     fn generate(&mut self, ply: usize, captures_only: bool) -> usize {
-        let t = self.t.max(self.g_ready);
+        self.wait_until(Part::Issue, self.g_ready);
+        let t = self.t;
         self.record(t, Command::Gen { captures_only });
         let b = self.boards[ply];
         stream::stream_order(&b, captures_only, &mut self.lists[ply]);
         let n = self.lists[ply].len();
-        let done = t + stream::generate_clocks(&b, n as u64);
+        let clocks = stream::generate_clocks(&b, n as u64)
+            .saturating_sub(self.config.faster.generate)
+            .max(1);
+        let done = t + clocks;
         self.g_ready = done;
         // The sequencer sees the done pulse, then decides in a clock of its own.
-        self.t = done + GEN_DONE_CLOCKS;
+        self.wait_until(Part::Generate, done + GEN_DONE_CLOCKS);
         n
     }
 
@@ -388,7 +440,7 @@ impl Machine {
         head[ply][1..=n].copy_from_slice(&tail[0][..n]);
         self.pv_len[ply] = n + 1;
         // The copy runs one move a clock.
-        self.t += n as u64 + 1;
+        self.step(Part::Sequencer, n as u64 + 1);
     }
 
     // ---- the search ----
@@ -405,7 +457,7 @@ impl Machine {
     fn search(&mut self, ply: usize, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = 0;
         if self.out_of_budget() {
-            self.t += 1;
+            self.step(Part::Sequencer, 1);
             return 0;
         }
         self.nodes += 1;
@@ -422,13 +474,21 @@ impl Machine {
         } else {
             scanned.max(self.hash_at + self.config.tt_clocks.max(TT_BRAM_CLOCKS))
         };
-        self.t = self.t.max(ready).max(self.check_at + 1);
+        // The in-check flag usually comes first.
+        let flag = self.check_at + 1;
+        if flag <= ready {
+            self.wait_until(Part::InCheck, flag);
+            self.wait_until(Part::Table, ready);
+        } else {
+            self.wait_until(Part::Table, ready);
+            self.wait_until(Part::InCheck, flag);
+        }
         if repeated || b.halfmove_clock() >= 100 {
-            self.t += 1;
+            self.step(Part::Sequencer, 1);
             return 0;
         }
         if ply >= MAX_PLY {
-            self.t += 1;
+            self.step(Part::Sequencer, 1);
             return self.evaluate(ply);
         }
         let in_check = b.in_check();
@@ -444,7 +504,7 @@ impl Machine {
                     Bound::Upper => s <= alpha,
                 }
             {
-                self.t += 1;
+                self.step(Part::Sequencer, 1);
                 return s;
             }
         }
@@ -459,7 +519,7 @@ impl Machine {
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
         let static_eval = requested.map(|(score, done)| {
-            self.t = self.t.max(done);
+            self.wait_until(Part::Evaluate, done);
             score
         });
         if let Some(e) = static_eval {
@@ -524,7 +584,7 @@ impl Machine {
         let mut searched = 0;
         for &i in &order[..n] {
             let m = self.lists[ply][i as usize];
-            self.t += NEXT_MOVE_CLOCKS;
+            self.step(Part::Sequencer, NEXT_MOVE_CLOCKS);
             if futile && searched > 0 && is_quiet(m) && !killers.contains(&m) {
                 continue;
             }
@@ -593,16 +653,17 @@ impl Machine {
             .store(hash, best_move, to_tt(best, ply), depth as i8, bound);
         if self.config.sdram {
             // Posted when the controller's write slot is free.
-            self.t = self.sd.post_write(self.t);
+            let slot = self.sd.post_write(self.t);
+            self.wait_until(Part::Table, slot);
         }
-        self.t += TT_WRITE_CLOCKS;
+        self.step(Part::Sequencer, TT_WRITE_CLOCKS);
         best
     }
 
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = 0;
         if self.out_of_budget() {
-            self.t += 1;
+            self.step(Part::Sequencer, 1);
             return 0;
         }
         self.nodes += 1;
@@ -610,9 +671,9 @@ impl Machine {
         let pv_node = beta - alpha > 1;
         // The generator's mode depends on the in-check flag: evasions in check, else
         // captures while the unit computes the stand-pat score.
-        self.t = self.t.max(self.check_at);
+        self.wait_until(Part::InCheck, self.check_at);
         if ply >= MAX_PLY {
-            self.t += 1;
+            self.step(Part::Sequencer, 1);
             return self.evaluate(ply);
         }
         let in_check = self.boards[ply].in_check();
@@ -633,7 +694,7 @@ impl Machine {
         let stand_pat = best;
         for i in 0..n {
             let m = self.lists[ply][i];
-            self.t += NEXT_MOVE_CLOCKS;
+            self.step(Part::Sequencer, NEXT_MOVE_CLOCKS);
             if !in_check && futile_capture(&self.boards[ply], m, stand_pat, alpha) {
                 continue;
             }
@@ -694,7 +755,7 @@ impl Machine {
         self.hash_at = start;
         self.score_at = start;
         let nodes = self.nodes;
-        self.t += NEXT_MOVE_CLOCKS;
+        self.step(Part::Sequencer, NEXT_MOVE_CLOCKS);
         self.make(0, m, true);
         let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
         let score = self.child(0, next, alpha, beta);
@@ -717,6 +778,10 @@ impl Machine {
         self.nodes = 0;
         self.qnodes = 0;
         self.t = LOAD_CLOCKS;
+        self.spent = Spent {
+            load: LOAD_CLOCKS,
+            ..Spent::default()
+        };
         self.sd = Controller::at_go(LOAD_CLOCKS);
         self.g_ready = LOAD_CLOCKS;
         self.e_ready = LOAD_CLOCKS;
@@ -739,6 +804,7 @@ impl Machine {
                 qnodes: 0,
                 clocks: self.t,
                 stopped: false,
+                spent: self.spent,
             };
         }
         let mut roots: Vec<Move> = self.lists[0].iter().copied().collect();
@@ -762,9 +828,9 @@ impl Machine {
                 let mut alpha = lo;
                 iter_best = None;
                 self.nodes += 1;
-                self.t += WINDOW_CLOCKS;
+                self.step(Part::Sequencer, WINDOW_CLOCKS);
                 for (i, &m) in roots.iter().enumerate() {
-                    self.t += NEXT_MOVE_CLOCKS;
+                    self.step(Part::Sequencer, NEXT_MOVE_CLOCKS);
                     self.make(0, m, true);
                     let next = depth as i32 - 1 + i32::from(self.boards[1].in_check());
                     let mut s = if i == 0 {
@@ -791,7 +857,7 @@ impl Machine {
                 }
                 // The window's end is decided in a clock of its own.
                 window_end = self.t;
-                self.t += WINDOW_CLOCKS;
+                self.step(Part::Sequencer, WINDOW_CLOCKS);
                 let inside = iter_best.is_some_and(|(_, s)| s > lo && s < beta);
                 if self.aborted || inside || window == (-INF, INF) {
                     break;
@@ -822,7 +888,7 @@ impl Machine {
             // clocks (read, write), then the best move written at the front.
             let at = roots.iter().position(|r| *r == m).unwrap_or(0);
             roots[..=at].rotate_right(1);
-            self.t += 2 * at as u64 + ITERATION_CLOCKS;
+            self.step(Part::Sequencer, 2 * at as u64 + ITERATION_CLOCKS);
             on_iteration(&report);
             // A mate within the iteration's depth is final.
             let plies = mate_in(score).map(|k| if k > 0 { 2 * k - 1 } else { -2 * k });
@@ -837,6 +903,7 @@ impl Machine {
             qnodes: self.qnodes,
             clocks: self.t,
             stopped,
+            spent: self.spent,
         }
     }
 }
