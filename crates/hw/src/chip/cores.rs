@@ -20,7 +20,9 @@
 //! a table shared clock by clock would need the subtrees interleaved). A core stopped by a
 //! cutoff is modelled as having finished its subtree (the table keeps its entries), which
 //! only an aspiration fail-high at the root makes happen. With one core the search visits
-//! GO's tree node for node.
+//! GO's tree node for node. With the SDRAM table ([`Config::sdram`]) each core reads and
+//! writes in the clocks of a controller of its own: a device with one SDRAM would make the
+//! cores wait for each other there, which this model does not count.
 
 use super::search::{ASPIRATION_CP, ASPIRATION_DEPTH, INF};
 use super::tt;
