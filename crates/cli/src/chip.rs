@@ -8,7 +8,8 @@
 //!   (8 by default), then to D on the software engine (one thread; the bench's 12 by
 //!   default, long enough to time) in the same run: the chip's nodes per second at F MHz
 //!   (the clocks the model counts; the evaluation unit's routed Fmax by default) against
-//!   the software's on this machine, and the ratio; then where the chip's clocks went, a node
+//!   the software's on this machine, and the ratio; the time each takes to DEPTH (the
+//!   software's searches to DEPTH timed, each from an empty table as the chip's); then where the chip's clocks went, a node
 //!   on average (`hw::chip::Spent`). `--faster eval=N,gen=N,check=N` projects units that
 //!   many clocks quicker (`hw::chip::Faster`: the score after a make, every GEN, the in-check
 //!   flag); the RTL takes none of them off.
@@ -261,6 +262,31 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
     println!(
         "chip / software nodes/s: {:.2}x (goal: 5x)",
         chip_nps / sw_nps
+    );
+    // Time to the chip's depth: the software to the same depth on the same positions, each
+    // from an empty table as the chip's.
+    let (mut sw_to_depth, mut sw_depth_nodes) = (0.0, 0u64);
+    for fen in positions {
+        let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
+        pool.clear();
+        let t0 = Instant::now();
+        pool.search_sync(search::bench::depth_job(
+            b,
+            depth as i32,
+            &listener,
+            pool.tt(),
+        ));
+        sw_to_depth += t0.elapsed().as_secs_f64();
+        sw_depth_nodes += pool.last_nodes();
+    }
+    let chip_to_depth = clocks as f64 / (mhz * 1e6);
+    println!(
+        "time to depth {depth}, the {count} positions added: chip {:.1} ms at {mhz} MHz ({nodes} \
+         nodes), software {:.1} ms ({sw_depth_nodes} nodes, one thread, each from an empty \
+         table): the chip {:.2}x as fast",
+        chip_to_depth * 1e3,
+        sw_to_depth * 1e3,
+        sw_to_depth / chip_to_depth.max(1e-12),
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -92,6 +92,15 @@ fn bench_says_where_the_clocks_went_and_projects_faster_units() {
     let sum: f64 = parts.iter().map(|(_, v)| v).sum();
     assert!((sum - per_node).abs() < 0.5, "{t}");
     assert!(!t.contains("projection"), "{t}");
+    // Time to the chip's depth, the software's beside it.
+    let depth_line = t
+        .lines()
+        .find(|l| l.starts_with("time to depth 4, the 2 positions added: chip "))
+        .unwrap_or_else(|| panic!("no time to depth in {t}"));
+    assert!(
+        depth_line.contains(" ms (") && depth_line.contains("x as fast"),
+        "{t}"
+    );
     let (faster, fparts, ft) = bench_clocks(&["--faster", "gen=8,eval=8"]);
     assert!(ft.contains("a projection"), "{ft}");
     assert!(faster < per_node, "{t}\n{ft}");
