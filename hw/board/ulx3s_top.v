@@ -66,7 +66,15 @@ module ulx3s_top #(
     wire        sd_dq_oe;
     // The SDRAM's clock: `clk` inverted, through the I/O cell's DDR register.
     ODDRX1F sdram_clk_ddr (.D0(1'b0), .D1(1'b1), .SCLK(clk), .RST(1'b0), .Q(sdram_clk));
-    assign sdram_d = sd_dq_oe ? sd_dq_out : 16'bz;
+    // The data pins through the ECP5's bidirectional I/O buffers (BB: T high lets the pin
+    // float, O is the pin as read), instantiated rather than inferred from a tri-state assign.
+    wire [15:0] sd_dq_in;
+    genvar i;
+    generate
+        for (i = 0; i < 16; i = i + 1) begin : dq
+            BB pin (.I(sd_dq_out[i]), .T(!sd_dq_oe), .O(sd_dq_in[i]), .B(sdram_d[i]));
+        end
+    endgenerate
     estuary_chip #(.TT_BITS(7), .TT_EXT(1), .EXT_BITS(22),
                    .SD_REFI(MHZ * 78 / 10), .SD_INIT(MHZ * 200)) chip (
         .clk(clk), .rst(rst), .baud_div(BAUD_DIV), .timeout(TIMEOUT),
@@ -75,7 +83,7 @@ module ulx3s_top #(
         .searching(searching), .loaded_any(loaded_any),
         .sd_cke(sdram_cke), .sd_cs_n(sdram_csn), .sd_ras_n(sdram_rasn),
         .sd_cas_n(sdram_casn), .sd_we_n(sdram_wen), .sd_ba(sdram_ba), .sd_a(sdram_a),
-        .sd_dqm(sdram_dqm), .sd_dq_out(sd_dq_out), .sd_dq_oe(sd_dq_oe), .sd_dq_in(sdram_d));
+        .sd_dqm(sdram_dqm), .sd_dq_out(sd_dq_out), .sd_dq_oe(sd_dq_oe), .sd_dq_in(sd_dq_in));
 
     reg [26:0] beat = 27'd0;
     reg        blink = 1'b0;
