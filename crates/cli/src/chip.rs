@@ -4,15 +4,15 @@
 //!   [--tt-clocks K]` searches one position on the model and prints each iteration (depth,
 //!   score, nodes, clocks, PV), then the best move.
 //! * `chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F]
-//!   [--tt-entries N] [--tt-clocks K | --sdram] [--faster ...]` searches the bench positions to DEPTH on the model
-//!   (8 by default), then to D on the software engine (one thread; the bench's 12 by
-//!   default, long enough to time) in the same run: the chip's nodes per second at F MHz
-//!   (the clocks the model counts; the evaluation unit's routed Fmax by default) against
-//!   the software's on this machine, and the ratio; the time each takes to DEPTH (the
-//!   software's searches to DEPTH timed, each from an empty table as the chip's); then where the chip's clocks went, a node
-//!   on average (`hw::chip::Spent`). `--faster eval=N,gen=N,check=N` projects units that
-//!   many clocks quicker (`hw::chip::Faster`: the score after a make, every GEN, the in-check
-//!   flag); the RTL takes none of them off.
+//!   [--tt-entries N] [--tt-clocks K | --sdram] [--faster ...]` searches the bench positions
+//!   to DEPTH on the model (8 by default), then to D on the software engine (one thread; the
+//!   bench's 12 by default, long enough to time) in the same run: the chip's nodes per
+//!   second at F MHz (the clocks the model counts; the evaluation unit's routed Fmax by
+//!   default) against the software's on this machine, and the ratio; the time each takes to
+//!   DEPTH (the software's searches to DEPTH timed, each from an empty table as the chip's);
+//!   then where the chip's clocks went, a node on average (`hw::chip::Spent`). `--faster
+//!   eval=N,gen=N,check=N` projects units that many clocks quicker (`hw::chip::Faster`: the
+//!   score after a make, every GEN, the in-check flag); the RTL takes none of them off.
 //! * `chip cores [DEPTH] [--cores LIST] [--positions N] [--net FILE] [--tt-entries N]
 //!   [--tt-clocks K]` searches the bench positions to DEPTH (8 by default) on 1, 2, 4 and 8
 //!   cores (or LIST, e.g. `1,3,16`) that a splitter hands root moves (`hw::chip::cores`):
@@ -37,7 +37,8 @@ use std::time::Instant;
 const USAGE: &str = "usage: estuary chip go [--fen FEN] [--depth D | --nodes N | --clocks C] \
      [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] | estuary chip bench [DEPTH] \
      [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram] \
-     [--faster eval=N,gen=N,check=N] | estuary chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] \
+     [--faster eval=N,gen=N,check=N] | estuary chip cores [DEPTH] [--cores 1,2,4,8] \
+     [--positions N] [--net FILE] \
      [--tt-entries N] [--tt-clocks K | --sdram] | estuary chip serve (--port PATH [--baud N] | --pty) \
      [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]";
 
@@ -191,7 +192,15 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
     config.faster = faster;
     let mut m = Machine::new(net, config).map_err(|e| e.to_string())?;
     args.finish().map_err(|e| e.to_string())?;
-    let positions = &search::bench::POSITIONS[..count];
+    let fens = &search::bench::POSITIONS[..count];
+    let positions = fens
+        .iter()
+        .map(|fen| {
+            Board::from_fen(fen)
+                .map(|b| (*fen, b))
+                .map_err(|e| format!("{fen}: {e:?}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     println!("the chip model, depth {depth}, {count} positions:");
     if !faster.none() {
         println!(
@@ -203,8 +212,7 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
     let (mut nodes, mut clocks) = (0u64, 0u64);
     let mut spent = Spent::default();
     let t0 = Instant::now();
-    for fen in positions {
-        let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
+    for &(fen, b) in &positions {
         m.clear();
         m.load(&b, &[]);
         let out = m.go(
@@ -248,8 +256,7 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
     pool.clear();
     let listener: search::Listener = Arc::new(|_: &Board, _: search::Event| {});
     let (mut sw_nodes, t0) = (0u64, Instant::now());
-    for fen in positions {
-        let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
+    for &(_, b) in &positions {
         pool.search_sync(search::bench::depth_job(b, sw_depth, &listener, pool.tt()));
         sw_nodes += pool.last_nodes();
     }
@@ -266,8 +273,7 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
     // Time to the chip's depth: the software to the same depth on the same positions, each
     // from an empty table as the chip's.
     let (mut sw_to_depth, mut sw_depth_nodes) = (0.0, 0u64);
-    for fen in positions {
-        let b = Board::from_fen(fen).map_err(|e| format!("{fen}: {e:?}"))?;
+    for &(_, b) in &positions {
         pool.clear();
         let t0 = Instant::now();
         pool.search_sync(search::bench::depth_job(

@@ -10,12 +10,12 @@
 //! target and a hard limit); the hard limit becomes a budget of chip clocks at `Clock MHz`,
 //! at which the chip stops, and after each iteration's report the host sends STOP once the
 //! soft target has passed in the chip's time ([`Pacer`]). The model and the RTL run slower
-//! than the chip would, so the wall clock is watched too and a STOP goes down the link when the time is up (the answer is then the best move
-//! found so far); with `Wall Clock` off only the chip's budget ends a timed search, for a
-//! match that charges the chip's time (the closing `info string chip ... clocks C (X ms at M
-//! MHz)`) instead of the wall time (tools/match `--device-time1`). `go nodes` is scaled by
-//! `Nodes Percent` for node-odds matches (the chip at K x its speed ratio nodes against the
-//! software at K).
+//! than the chip would, so the wall clock is watched too and a STOP goes down the link when
+//! the time is up (the answer is then the best move found so far); with `Wall Clock` off only
+//! the chip's budget ends a timed search, for a match that charges the chip's time (the
+//! closing `info string chip ... clocks C (X ms at M MHz)`) instead of the wall time
+//! (tools/match `--device-time1`). `go nodes` is scaled by `Nodes Percent` for node-odds
+//! matches (the chip at K x its speed ratio nodes against the software at K).
 
 use crate::{
     line_output, lossy_lines, parse_go, parse_position, parse_setoption, split_command, Output,

@@ -204,13 +204,7 @@ pub struct Spent {
 impl Spent {
     /// All the clocks counted.
     pub fn total(&self) -> u64 {
-        self.load
-            + self.issue
-            + self.in_check
-            + self.table
-            + self.generate
-            + self.evaluate
-            + self.sequencer
+        self.parts().iter().map(|(_, c)| c).sum()
     }
 
     /// These clocks and `other`'s, added.
