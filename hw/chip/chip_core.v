@@ -101,6 +101,7 @@ module chip_core #(
     wire [15:0] g_move;
     wire [63:0] g_enemy;
     wire [7:0]  g_count;
+    wire [11:0] g_next;
     wire        e_rv;
     wire [31:0] e_score;
     wire        m_make, m_null, m_unmake;
@@ -134,7 +135,7 @@ module chip_core #(
         .cmd_addr(drive ? 5'd0 : h_gcmd_addr), .cmd_data(drive ? s_gd : h_gcmd_data),
         .ready(g_ready), .in_check(g_in_check), .move_valid(g_mv), .move(g_move),
         .gen_done(g_done), .move_count(g_count), .enemy_map(g_enemy),
-        .many_checks(g_many_checks));
+        .next_squares(g_next), .many_checks(g_many_checks));
 
     estuary_evalunit #(.WRITABLE(WRITABLE)) eval (
         .clk(clk), .rst(rst_e),
@@ -190,13 +191,13 @@ module chip_core #(
         .done(done), .best_move(best_move), .stopped(stopped), .nodes(nodes), .qnodes(qnodes),
         .now(now), .overflow(overflow),
         .g_ready(g_ready), .g_in_check(g_in_check), .g_move_valid(g_mv), .g_move(g_move),
-        .g_done(g_done), .g_enemy(g_enemy),
+        .g_done(g_done), .g_enemy(g_enemy), .g_next_sq(g_next),
         .g_cmd_valid(s_gv), .g_cmd(s_gc), .g_cmd_data(s_gd),
         .e_ready(e_ready), .e_result_valid(e_rv), .e_score(e_score),
         .e_cmd_valid(s_ev), .e_cmd(s_ec), .e_cmd_data(s_ed),
         .m_make(m_make), .m_null(m_null), .m_unmake(m_unmake), .m_move(m_move),
         .m_make_word(m_make_word), .m_undo_word(m_undo_word), .m_hash(m_hash),
-        .m_halfmove(m_halfmove), .m_from_code(m_fc), .m_to_code(m_tc),
+        .m_halfmove(m_halfmove), .m_black(m_black), .m_from_code(m_fc), .m_to_code(m_tc),
         .m_has_pieces(m_has),
         .t_rd(t_rd), .t_rd_tag(t_rd_tag), .t_wr(t_wr), .t_addr(t_addr), .t_wdata(t_wdata),
         .t_rd_valid(t_rd_valid), .t_rd_tag_in(t_rd_tag_in), .t_rd_data(t_rd_data),

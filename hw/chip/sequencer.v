@@ -8,13 +8,22 @@
 //           depth, node and clock limits; `stop` (held) ends it at the next node. Each
 //           completed iteration pulses `report` (rep_*, the PV on pv_addr / pv_move); the
 //           end pulses `done` with best_move (0: no legal move).
-//   CLEAR   empties the transposition table and the killers (a new game); busy meanwhile.
+//           GO first halves the quiet-move history (an entry a clock, AGE_CLOCKS).
+//   CLEAR   empties the transposition table, the killers and the history (a new game); busy
+//           meanwhile.
 //
 // RAMs (one write port, one registered read port each):
 //   stack   a frame a ply (the node's window, scores, moves, list pointers, flags)
 //   caps, quiets   the move lists of the nodes on the path, appended as the generator streams
 //           (captures and promotions, and every move of a quiescence node, in `caps`; the
-//           quiet moves in `quiets`; the table's move and the killers noted, not stored)
+//           quiet moves in `quiets`; the table's move and the killers noted, not stored).
+//           Each quiet move goes into one of 8 buckets by its history (its entry read a clock
+//           before it comes, on the generator's next_squares): a linked list a bucket,
+//           newest first, the heads in the node's frame; the moves are searched bucket by
+//           bucket
+//   qhist   the quiet-move history: 9 bits a side to move, origin and destination, raised
+//           by depth^2 at a quiet move's beta cutoff
+//   lmr_rom the late-move reductions by depth and move number (gen/chip_lmr_rom.vh)
 //   roots   the root's moves, best first
 //   pv      a row a ply (rows 1..63); the root's row in `pv0`, read by the host
 //   path    the game's hashes before the root, then a hash a ply, for the repetition scan
@@ -71,6 +80,7 @@ module sequencer #(
     input  wire [15:0]  g_move,
     input  wire         g_done,
     input  wire [63:0]  g_enemy,
+    input  wire [11:0]  g_next_sq,
     output reg          g_cmd_valid,
     output reg  [2:0]   g_cmd,
     output reg  [31:0]  g_cmd_data,
@@ -90,6 +100,7 @@ module sequencer #(
     input  wire [31:0]  m_undo_word,
     input  wire [63:0]  m_hash,
     input  wire [7:0]   m_halfmove,
+    input  wire         m_black,
     input  wire [3:0]   m_from_code,
     input  wire [3:0]   m_to_code,
     input  wire         m_has_pieces,
@@ -117,6 +128,7 @@ module sequencer #(
         S_IDLE = 5'd0, S_CLEAR = 5'd1, S_RGEN = 5'd2, S_RSTREAM = 5'd3, S_ITER = 5'd4,
         S_WSTART = 5'd5, S_RNEXT1 = 5'd6, S_RNEXT2 = 5'd7, S_RMAKE = 5'd8, S_ENTRY = 5'd9,
         S_WAITCHK = 5'd10, S_WAITRT = 5'd11, S_GEN = 5'd12, S_STREAM = 5'd13, S_POSTGEN = 5'd14,
+        S_AGE = 5'd15,
         S_QEV = 5'd16, S_LEAF = 5'd17, S_NULLMK = 5'd18, S_NEXT1 = 5'd19,
         S_NEXT2 = 5'd20, S_MAKE = 5'd21, S_UNMAKE = 5'd22, S_RET1 = 5'd23, S_RET2 = 5'd24,
         S_PVC = 5'd25, S_TTW = 5'd26, S_ROT = 5'd27, S_ROTW = 5'd28, S_FINISH = 5'd29,
@@ -139,13 +151,17 @@ module sequencer #(
     reg [7:0]  f_ncaps, f_nq, f_pos, f_searched;
     reg        f_ttf, f_k0f, f_k1f;
     reg [2:0]  f_stage;
-    reg [1:0]  f_rc;
+    reg [3:0]  f_rc;
     reg        f_q, f_pv, f_check, f_futile, f_evalv;
     reg [63:0] f_att;
-    localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 2 + 5 + 64;
+    reg [63:0] f_heads;                // the buckets' first quiet moves (8'hff: empty), 0 best
+    reg [7:0]  f_qcur;                 // the next quiet move to search, and its bucket
+    reg [2:0]  f_qb;
+    localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 4 + 5 + 64 + 64 + 8 + 3;
     wire [FW-1:0] f_pack = {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0,
         f_k1, f_move, f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf,
-        f_k0f, f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att};
+        f_k0f, f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
+        f_qcur, f_qb};
 
     reg [6:0] ply;
     reg [FW-1:0] stack [0:63];
@@ -166,7 +182,7 @@ module sequencer #(
     reg        aborted;
     reg signed [17:0] ret;             // the value the returning child gave (its side's view)
     reg signed [7:0]  c_base;          // the child's depth before its in-check flag is known
-    reg [1:0]  c_rc;                   // its reduction if it is not in check
+    reg [3:0]  c_rc;                   // its reduction if it is not in check
     reg        c_ext;                  // its check extension applies
     reg [3:0]  chk_cnt;                // clocks until the generator's in-check flag is valid
     reg        mk1, mk2;               // a MAKE or NULL one and two clocks ago
@@ -179,6 +195,39 @@ module sequencer #(
         kill_q <= killers[ply];
         if (kill_wr) killers[kill_wa] <= kill_wd;
     end
+    // The quiet-move history: read at {side, g_next_sq} while moves stream (the entry of the
+    // move the generator gives next clock), at the cutoff move's in RET1, at the walk's
+    // entry in AGE; written a clock after RET2's cutoff, and behind the walk (CLEAR: zero,
+    // GO: halved).
+    reg [8:0]  qhist [0:8191];
+    reg [8:0]  qh_q;
+    reg [12:0] age_i;
+    reg        qh_wr, age_wv, age_zero;
+    reg [12:0] qh_wa;
+    reg [8:0]  qh_wd;
+    reg [11:0] qh_bonus;
+    reg        r_black;                // Black to move at the root
+    wire       stm = r_black ^ ply[0];
+    wire [12:0] qh_ra = (state == S_AGE || state == S_CLEAR) ? age_i
+                      : state == S_RET1 ? {stm, f_move[11:0]} : {stm, g_next_sq};
+    always @(posedge clk) begin
+        qh_q <= qhist[qh_ra];
+        if (age_wv) qhist[qh_wa] <= age_zero ? 9'd0 : {1'b0, qh_q[8:1]};
+        else if (qh_wr) qhist[qh_wa] <= qh_wd;
+    end
+    // The bucket of the streaming move (`qh_q` is its entry): 0 from 128 up, 7 for 0 and 1.
+    wire [2:0] q_bucket = qh_q[8] || qh_q[7] ? 3'd0 : qh_q[6] ? 3'd1 : qh_q[5] ? 3'd2
+                        : qh_q[4] ? 3'd3 : qh_q[3] ? 3'd4 : qh_q[2] ? 3'd5 : qh_q[1] ? 3'd6
+                        : 3'd7;
+    wire [12:0] qh_sum = {4'd0, qh_q} + {1'b0, qh_bonus};
+    // Late-move reductions by depth and move number, read in NEXT1 for NEXT2.
+    reg [3:0]  lmr_rom [0:4095];
+    initial begin
+`include "gen/chip_lmr_rom.vh"
+    end
+    reg [3:0]  lmr_q;
+    wire [7:0] lmr_n = f_searched >= 8'd62 ? 8'd63 : f_searched + 8'd1;
+    always @(posedge clk) lmr_q <= lmr_rom[{f_depth[5:0], lmr_n[5:0]}];
     reg [6:0]  pvlen [0:64];
     reg        ick [0:64];             // each ply's in-check flag (its parent's "gives check")
 
@@ -196,10 +245,11 @@ module sequencer #(
 
     // ---- move lists -------------------------------------------------------------------------
     reg [15:0] caps [0:(1 << LIST_BITS) - 1];
-    reg [15:0] quiets [0:(1 << LIST_BITS) - 1];
-    reg [15:0] caps_q, quiets_q;
+    reg [23:0] quiets [0:(1 << LIST_BITS) - 1];     // {the next in its bucket, the move}
+    reg [15:0] caps_q;
+    reg [23:0] quiets_q;
     // The current node's position `p` in its order: the table's move, the captures, the
-    // killers found, the quiet moves.
+    // killers found, the quiet moves (bucket by bucket, each a linked list).
     wire [7:0] n_kill = {7'd0, f_k0f} + {7'd0, f_k1f};
     wire [7:0] n_total = {7'd0, f_ttf} + f_ncaps + n_kill + f_nq;
     function [2:0] src_of(input [7:0] p);      // 0 tt, 1 caps, 2 k0, 3 k1, 4 quiets
@@ -215,14 +265,31 @@ module sequencer #(
     endfunction
     wire [7:0] rd_pos = state == S_NEXT2 ? f_pos + 8'd1 : f_pos;
     wire [7:0] rd_cidx = rd_pos - {7'd0, f_ttf};
-    wire [7:0] rd_qidx = rd_pos - {7'd0, f_ttf} - f_ncaps - n_kill;
+    wire [2:0]  cur_src = src_of(f_pos);
+    // The first non-empty bucket from bucket `from` on: {found, its head, the bucket}.
+    function [11:0] first_head(input [63:0] heads, input [3:0] from);
+        integer j;
+        begin
+            first_head = 12'd0;
+            for (j = 7; j >= 0; j = j - 1)
+                if (j >= from && heads[8 * j +: 8] != 8'hff)
+                    first_head = {1'b1, heads[8 * j +: 8], j[2:0]};
+        end
+    endfunction
+    wire [11:0] q_first = first_head(f_heads, 4'd0);
+    // After the quiet move now in NEXT2: the next in its bucket, or the next bucket's head.
+    wire [11:0] q_later = first_head(f_heads, {1'b0, f_qb} + 4'd1);
+    wire        q_chain = quiets_q[23:16] != 8'hff;
+    wire [7:0]  q_after = q_chain ? quiets_q[23:16] : q_later[10:3];
+    wire [2:0]  q_after_b = q_chain ? f_qb : q_later[2:0];
+    wire [7:0]  rd_qidx = state == S_POSTGEN ? q_first[10:3]
+                        : (state == S_NEXT2 && cur_src == 3'd4) ? q_after : f_qcur;
     always @(posedge clk) begin
         caps_q   <= caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, rd_cidx}];
         quiets_q <= quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, rd_qidx}];
     end
-    wire [2:0]  cur_src = src_of(f_pos);
     wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q
-                         : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : quiets_q;
+                         : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : quiets_q[15:0];
     wire [7:0] r_rd = state == S_RNEXT2 ? r_pos + 8'd1 : r_pos;
     reg  [7:0] rot_j;
     always @(posedge clk) root_q <= roots[state == S_ROT ? rot_j - 8'd1 : r_rd];
@@ -309,7 +376,7 @@ module sequencer #(
     // A child that may search at full width (its depth above 0 before or after its check
     // extension) asks the external table for its entry two clocks after the make, with the
     // hash; a node writes its entry at its end (TTW).
-    wire tt_want = $signed(c_base - $signed({6'd0, c_rc})) > 8'sd0 || (c_ext && c_base >= 8'sd0);
+    wire tt_want = $signed(c_base - $signed({4'd0, c_rc})) > 8'sd0 || (c_ext && c_base >= 8'sd0);
     assign t_rd = ext && mk2 && tt_want;
     assign t_rd_tag = tt_tag + 2'd1;
     assign t_wr = ext && state == S_TTW && t_wr_ready;
@@ -326,7 +393,7 @@ module sequencer #(
     wire signed [17:0] depth18 = {{10{f_depth[7]}}, f_depth};
     reg  signed [17:0] rfp_thr, fut_thr;
     // The child's depth, once its in-check flag is known.
-    wire signed [7:0] child_depth = (c_ext && g_in_check) ? c_base + 8'sd1 : c_base - $signed({6'd0, c_rc});
+    wire signed [7:0] child_depth = (c_ext && g_in_check) ? c_base + 8'sd1 : c_base - $signed({4'd0, c_rc});
     // The move in NEXT2 and what the search does with it.
     // The move chosen, registered at the first of its two clocks (the RAM's output is held
     // through both): the second clock decides on the register, not on the RAM.
@@ -358,10 +425,12 @@ module sequencer #(
     wire s_skip = f_futile && f_searched != 8'd0 && quiet(mv_r) && !is_killer;
     wire reduce_cand = cfg_lmr && f_depth >= 8'sd3 && f_searched >= 8'd3 && quiet(mv_r)
                     && !f_check && !is_killer;
-    wire [1:0] r_amount = !reduce_cand ? 2'd0
-                        : (f_searched >= 8'd8 && f_depth >= 8'sd6) ? 2'd2 : 2'd1;
+    // The table's reduction, a ply less at a PV node, within 1 and depth - 2.
+    wire signed [7:0] r_tab = $signed({4'd0, lmr_q}) - (f_pv ? 8'sd1 : 8'sd0);
+    wire signed [7:0] r_cap = r_tab < f_depth - 8'sd2 ? r_tab : f_depth - 8'sd2;
+    wire [3:0] r_amount = !reduce_cand ? 4'd0 : r_cap < 8'sd1 ? 4'd1 : r_cap[3:0];
     // After a child returns (RET2).
-    wire reduced = f_rc != 2'd0 && !ick[ply + 7'd1];
+    wire reduced = f_rc != 4'd0 && !ick[ply + 7'd1];
     // Its comparisons, registered in RET1 for RET2.
     reg x_gt_alpha, x_lt_beta, x_gt_best, x_ge_beta, x_ge_mb, x_last, x_root_gt, x_root_lt;
     reg x_reduced;
@@ -451,6 +520,8 @@ module sequencer #(
         report <= 1'b0;
         done <= 1'b0;
         kill_wr <= 1'b0;
+        qh_wr <= 1'b0;
+        age_wv <= 1'b0;
         if (state != S_IDLE) now <= now + 48'd1;
 
         // The evaluation port.
@@ -513,10 +584,12 @@ module sequencer #(
 
         case (state)
         S_IDLE: begin
+            age_i <= 13'd0;
             if (clear) begin
                 clr_i <= {TT_BITS{1'b0}};
                 state <= S_CLEAR;
             end else if (go) begin
+                r_black <= m_black;
                 now <= LOAD_CLOCKS;
                 nodes <= 48'd0;
                 qnodes <= 48'd0;
@@ -528,8 +601,16 @@ module sequencer #(
                 r_n <= 8'd0;
                 r_last <= 18'sd0;
                 r_best <= 16'd0;
-                state <= S_RGEN;
+                state <= S_AGE;
             end
+        end
+        S_AGE: begin
+            // The history halved: entry i read here, written back next clock.
+            age_wv <= 1'b1;
+            age_zero <= 1'b0;
+            qh_wa <= age_i;
+            age_i <= age_i + 13'd1;
+            if (&age_i) state <= S_RGEN;
         end
         S_CLEAR: begin
             if (!ext) tt[clr_i] <= 64'd0;
@@ -537,7 +618,13 @@ module sequencer #(
             kill_wa <= clr_i[6:0];
             kill_wd <= 32'd0;
             clr_i <= clr_i + 1'b1;
-            if (ext ? clr_i == 64 : &clr_i) begin
+            age_wv <= 1'b1;
+            age_zero <= 1'b1;
+            qh_wa <= age_i;
+            age_i <= age_i + 13'd1;
+            // The history's 8,192 entries and the table's walk end together (both powers of
+            // two, counted from 0).
+            if (&age_i && (ext || &clr_i)) begin
                 if (ext) tt_gen <= tt_gen + 5'd1;
                 state <= S_IDLE;
             end
@@ -603,6 +690,7 @@ module sequencer #(
             f_pos <= 8'd0;
             f_ttf <= 1'b0; f_k0f <= 1'b0; f_k1f <= 1'b0;
             f_ncaps <= 8'd0; f_nq <= 8'd0;
+            f_heads <= {64{1'b1}};
             f_evalv <= 1'b0; f_futile <= 1'b0;
             f_ttmove <= 16'd0;
             f_oalpha <= f_alpha;
@@ -676,7 +764,10 @@ module sequencer #(
                 else if (g_move == f_k0) f_k0f <= 1'b1;
                 else if (g_move == f_k1) f_k1f <= 1'b1;
                 else begin
-                    quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq}] <= g_move;
+                    // Into its bucket's list, in front.
+                    quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq}] <=
+                        {f_heads[8 * q_bucket +: 8], g_move};
+                    f_heads[8 * q_bucket +: 8] <= f_nq;
                     f_nq <= f_nq + 8'd1;
                     if (f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq} == {LIST_BITS{1'b1}})
                         overflow <= 1'b1;
@@ -688,6 +779,8 @@ module sequencer #(
             end
         end
         S_POSTGEN: begin
+            f_qcur <= q_first[10:3];
+            f_qb <= q_first[2:0];
             if (n_total == 8'd0) begin
                 ret <= f_check ? mated : 18'sd0;
                 if (f_q && !f_check) begin
@@ -732,15 +825,22 @@ module sequencer #(
         S_NEXT2: begin
             f_move <= mv_r;
             f_pos <= f_pos + 8'd1;
-            if (f_q ? (!f_check && q_futile) : s_skip) begin
+            if (cur_src == 3'd4) begin
+                f_qcur <= q_after;
+                f_qb <= q_after_b;
+            end
+            if (!f_q && s_skip) begin
+                // A quiet move passed over: the rest are quiet moves too, the node ends.
+                state <= S_TTW;
+            end else if (f_q && !f_check && q_futile) begin
                 if (f_pos + 8'd1 < n_total) state <= S_NEXT1;
-                else if (f_q) begin
+                else begin
                     ret <= f_best;
                     state <= S_UNMAKE;
-                end else state <= S_TTW;
+                end
             end else begin
                 f_stage <= f_q || f_searched == 8'd0 ? ST_FIRST : ST_NWR;
-                f_rc <= f_q || f_searched == 8'd0 ? 2'd0 : r_amount;
+                f_rc <= f_q || f_searched == 8'd0 ? 4'd0 : r_amount;
                 state <= S_MAKE;
             end
         end
@@ -749,16 +849,16 @@ module sequencer #(
             if (ply != 7'd0) stack[ply[5:0]] <= f_pack;
             if (ply == 7'd0) begin
                 c_base <= $signed({1'b0, r_depth}) - 8'sd1;
-                c_rc <= 2'd0;
+                c_rc <= 4'd0;
                 c_ext <= 1'b1;
             end else if (f_q) begin
-                c_base <= -8'sd1; c_rc <= 2'd0; c_ext <= 1'b1;
+                c_base <= -8'sd1; c_rc <= 4'd0; c_ext <= 1'b1;
             end else if (f_stage == ST_NULL) begin
                 c_base <= f_depth - 8'sd1 - (f_depth >= 8'sd7 ? 8'sd3 : 8'sd2);
-                c_rc <= 2'd0; c_ext <= 1'b0;
+                c_rc <= 4'd0; c_ext <= 1'b0;
             end else begin
                 c_base <= f_depth - 8'sd1;
-                c_rc <= f_stage == ST_NWR ? f_rc : 2'd0;
+                c_rc <= f_stage == ST_NWR ? f_rc : 4'd0;
                 c_ext <= 1'b1;
             end
             f_alpha <= -w_b;
@@ -776,7 +876,8 @@ module sequencer #(
             if (ply != 7'd1)
                 {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0, f_k1, f_move,
                  f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf, f_k0f,
-                 f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att} <= stk_q;
+                 f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
+                 f_qcur, f_qb} <= stk_q;
             state <= S_RET1;
         end
         S_RET1: begin
@@ -790,6 +891,8 @@ module sequencer #(
             x_root_gt <= s_ret > r_alpha;
             x_root_lt <= s_ret < r_beta;
             x_reduced <= reduced;
+            // The history bonus of a cutoff by a quiet move (its entry read now).
+            qh_bonus <= {6'd0, f_depth[5:0]} * {6'd0, f_depth[5:0]};
             state <= S_RET2;
         end
         S_RET2: begin
@@ -824,12 +927,12 @@ module sequencer #(
                 end else state <= S_NEXT1;
             end else if (!f_q && f_stage == ST_NWR && x_gt_alpha && x_reduced) begin
                 f_stage <= ST_NW;
-                f_rc <= 2'd0;
+                f_rc <= 4'd0;
                 state <= S_MAKE;
             end else if (!f_q && (f_stage == ST_NWR || f_stage == ST_NW)
                          && x_gt_alpha && x_lt_beta) begin
                 f_stage <= ST_FULL;
-                f_rc <= 2'd0;
+                f_rc <= 4'd0;
                 state <= S_MAKE;
             end else begin
                 f_searched <= f_searched + 8'd1;
@@ -841,6 +944,11 @@ module sequencer #(
                     kill_wr <= 1'b1;
                     kill_wa <= ply;
                     kill_wd <= {f_k0, f_move};
+                end
+                if (x_gt_best && x_ge_beta && !f_q && quiet(f_move)) begin
+                    qh_wr <= 1'b1;
+                    qh_wa <= {stm, f_move[11:0]};
+                    qh_wd <= qh_sum > 13'd511 ? 9'd511 : qh_sum[8:0];
                 end
                 // What comes after (and after the PV copy, if any).
                 if (x_gt_best && x_gt_alpha && f_pv) begin

@@ -32,6 +32,7 @@ module estuary_movegen (
     output wire [15:0] move,
     output wire        gen_done,
     output wire [7:0]  move_count,     // count-only GEN: the number of legal moves, with gen_done
+    output wire [11:0] next_squares,   // the squares of the move on `move` next clock, if any
     output wire [63:0] enemy_map,      // the squares the opponent attacks, our king lifted (valid
                                        // from 5 clocks after a GEN while the board stands)
     output wire        many_checks     // more than two checkers (an illegal position), as in_check
@@ -121,6 +122,7 @@ module estuary_movegen (
         .load_sets(busy && t == T_SETS), .pawn_sets(pawn_sets), .king_set(king_set), .castle_ok(castle_ok), .castle_sq(castle_sq),
         .wr_valid(wr_valid), .wr_slot(wr_slot), .wr_sq(wr_sq), .wr_set(wr_set),
         .move_valid(move_valid), .move(move), .done(gen_done), .count(move_count),
+        .next_squares(next_squares),
         .release_next(release_next));
 
     // Ready again with gen_done.

@@ -47,6 +47,8 @@ module move_stream (
     output reg           move_valid,
     output reg  [15:0]   move,
     output reg           done,           // one-clock pulse with or after the last move
+    output wire [11:0]   next_squares,   // the next move's destination and origin (`move`'s
+                                         // low 12 bits a clock early)
     output reg  [7:0]    count,          // count-only mode: the number of moves, with done
     output wire          release_next    // done rises at the next clock
 );
@@ -502,6 +504,7 @@ module move_stream (
         endcase
     end
     assign release_next = o2_done;
+    assign next_squares = {o2_to, from};
     always @(posedge clk) begin
         o2_v <= o1_v && !rst;
         o2_done <= o1_done && !rst;

@@ -93,6 +93,47 @@ pub const WINDOW_CLOCKS: u64 = 1;
 /// (the bias row and one row a square, both perspectives, the stack words written).
 pub const LOAD_CLOCKS: u64 = 18 + 76;
 
+/// Entries of the quiet-move history: one a side to move, origin and destination
+/// (`side * 4096 + (move & 4095)`, the move word's low 12 bits being the two squares).
+pub const HISTORY_ENTRIES: usize = 8192;
+/// The largest history value: 9 bits, a 2048 x 9 block RAM a quarter of the table.
+pub const HISTORY_MAX: u16 = 511;
+/// Clocks of GO's first step, before the root's GEN: the history halved, one entry a clock.
+pub const AGE_CLOCKS: u64 = HISTORY_ENTRIES as u64;
+/// The number of history buckets the quiet moves are ordered by.
+pub const BUCKETS: usize = 8;
+
+/// The history entry of quiet move `m` with `black` to move.
+pub fn history_index(black: bool, m: chess::Move) -> usize {
+    usize::from(black) << 12 | usize::from(m.raw() & 0xfff)
+}
+
+/// The bucket a quiet move with history `h` streams into, best first: 0 from 128 up, then
+/// one a power of two down to 7 for 0 and 1 (`8 - bit length`, within 0..=7).
+pub fn history_bucket(h: u16) -> usize {
+    let len = 16 - h.leading_zeros() as usize;
+    8usize.saturating_sub(len).min(BUCKETS - 1)
+}
+
+/// What a beta cutoff by a quiet move at a node of `depth` adds to its history (the sum
+/// saturates at [`HISTORY_MAX`]).
+pub fn history_bonus(depth: i32) -> u16 {
+    let d = depth.clamp(0, 63) as u16;
+    d * d
+}
+
+/// The late-move reduction of the `moves`-th move (counting from 1) at a node of `depth`,
+/// before the PV node's one ply less and the bounds: `0.8 + ln(depth) ln(moves) / 2.4`, both
+/// taken at most 63 (the software engine's formula); the table hw/chip/gen/chip_lmr_rom.vh.
+pub fn lmr_reduction(depth: i32, moves: u32) -> u8 {
+    let d = depth.clamp(0, 63);
+    let n = moves.min(63);
+    if d < 1 || n < 1 {
+        return 0;
+    }
+    (0.8 + f64::from(d).ln() * f64::from(n).ln() / 2.4).min(15.0) as u8
+}
+
 /// The machine's build-time choices.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Config {

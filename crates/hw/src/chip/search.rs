@@ -9,7 +9,7 @@ use super::tt::{Bound, Table};
 use super::*;
 use crate::evalunit::{self, Image};
 use crate::movegen::stream;
-use chess::{Board, Move, MoveList};
+use chess::{Board, Color, Move, MoveList};
 use device::{ChipEval, Evaluator};
 use eval::chip::ChipNet;
 use std::fmt;
@@ -62,6 +62,8 @@ pub struct Machine {
     eval_clocks: u64,
     tt: Table,
     killers: [[Move; 2]; MAX_PLY + 1],
+    /// The quiet moves' history ([`history_index`]).
+    history: Vec<u16>,
     boards: Vec<Board>,
     lists: Vec<MoveList>,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -177,6 +179,7 @@ impl Machine {
                 config.tt_entries
             }),
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
+            history: vec![0; HISTORY_ENTRIES],
             boards: vec![board; MAX_PLY + 2],
             lists: vec![MoveList::new(); MAX_PLY + 1],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -225,8 +228,8 @@ impl Machine {
         }
     }
 
-    /// Clears the transposition table and the killers (a new game): the SDRAM's by a new
-    /// generation.
+    /// Clears the transposition table, the killers and the history (a new game): the SDRAM's
+    /// table by a new generation.
     pub fn clear(&mut self) {
         if self.config.sdram {
             self.tt.new_generation();
@@ -234,6 +237,7 @@ impl Machine {
             self.tt.clear();
         }
         self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
+        self.history.fill(0);
     }
 
     /// Loads the position to search and the boards of the game before it, oldest first
@@ -518,6 +522,52 @@ impl Machine {
         if n == 0 {
             return if in_check { -(MATE - ply as i32) } else { 0 };
         }
+        // Order: the table's move, the captures and promotions in stream order, the killers,
+        // the other quiet moves by their history's bucket (as they stream, each bucket's
+        // newest first: a linked list a bucket), so by the history before the null move.
+        let mut order = [0u8; 256];
+        let mut k = 0;
+        let list = &self.lists[ply];
+        let killers = self.killers[ply];
+        let mut push = |i: usize| {
+            order[k] = i as u8;
+            k += 1;
+        };
+        let tt_at = list.iter().position(|m| *m == tt_move);
+        if let Some(i) = tt_at {
+            push(i);
+        }
+        for (i, m) in list.iter().enumerate() {
+            if !is_quiet(*m) && Some(i) != tt_at {
+                push(i);
+            }
+        }
+        let mut killer_at = [None; 2];
+        for (j, km) in killers.iter().enumerate() {
+            if let Some(i) = list.iter().position(|m| m == km) {
+                if is_quiet(*km) && Some(i) != tt_at {
+                    killer_at[j] = Some(i);
+                    push(i);
+                }
+            }
+        }
+        let black = b.side_to_move() == Color::Black;
+        let mut heads = [usize::MAX; BUCKETS];
+        let mut next = [usize::MAX; 256];
+        for (i, m) in list.iter().enumerate() {
+            if is_quiet(*m) && Some(i) != tt_at && !killer_at.contains(&Some(i)) {
+                let h = history_bucket(self.history[history_index(black, *m)]);
+                next[i] = heads[h];
+                heads[h] = i;
+            }
+        }
+        for head in heads {
+            let mut i = head;
+            while i != usize::MAX {
+                push(i);
+                i = next[i];
+            }
+        }
         let static_eval = requested.map(|(score, done)| {
             self.wait_until(Part::Evaluate, done);
             score
@@ -545,48 +595,17 @@ impl Machine {
         // far below alpha.
         let futile = static_eval
             .is_some_and(|e| depth <= FUTILITY_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
-        // Order: the table's move, the captures and promotions in stream order, the killers,
-        // the quiet moves in stream order.
-        let mut order = [0u8; 256];
-        let mut k = 0;
-        let list = &self.lists[ply];
-        let killers = self.killers[ply];
-        let mut push = |i: usize| {
-            order[k] = i as u8;
-            k += 1;
-        };
-        let tt_at = list.iter().position(|m| *m == tt_move);
-        if let Some(i) = tt_at {
-            push(i);
-        }
-        for (i, m) in list.iter().enumerate() {
-            if !is_quiet(*m) && Some(i) != tt_at {
-                push(i);
-            }
-        }
-        let mut killer_at = [None; 2];
-        for (j, km) in killers.iter().enumerate() {
-            if let Some(i) = list.iter().position(|m| m == km) {
-                if is_quiet(*km) && Some(i) != tt_at {
-                    killer_at[j] = Some(i);
-                    push(i);
-                }
-            }
-        }
-        for (i, m) in list.iter().enumerate() {
-            if is_quiet(*m) && Some(i) != tt_at && !killer_at.contains(&Some(i)) {
-                push(i);
-            }
-        }
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Move::NULL;
-        let mut searched = 0;
-        for &i in &order[..n] {
+        // Moves are searched in order until one is passed over: `searched` counts them.
+        for (searched, &i) in (0u32..).zip(&order[..n]) {
             let m = self.lists[ply][i as usize];
             self.step(Part::Sequencer, NEXT_MOVE_CLOCKS);
+            // Futility: every move after a quiet move passed over is a quiet move too (the
+            // list's last part), so the node ends there.
             if futile && searched > 0 && is_quiet(m) && !killers.contains(&m) {
-                continue;
+                break;
             }
             self.make(ply, m, true);
             let gives_check = self.boards[ply + 1].in_check();
@@ -602,13 +621,14 @@ impl Machine {
                     && !in_check
                     && !gives_check
                     && !killers.contains(&m);
-                // One ply, two from the eighth move at depth 6 or more.
-                let r = if !reduce {
-                    0
-                } else if searched >= 8 && depth >= 6 {
-                    2
+                // The software's logarithmic reduction, a ply less at a PV node, at least one
+                // and leaving the child a ply at least.
+                let r = if reduce {
+                    (i32::from(lmr_reduction(depth, searched + 1)) - i32::from(pv_node))
+                        .min(depth - 2)
+                        .max(1)
                 } else {
-                    1
+                    0
                 };
                 s = self.child(ply, next - r, alpha, alpha + 1);
                 if !self.aborted && s > alpha && reduce {
@@ -624,7 +644,6 @@ impl Machine {
             if self.aborted {
                 return 0;
             }
-            searched += 1;
             if s > best {
                 best = s;
                 best_move = m;
@@ -634,8 +653,12 @@ impl Machine {
                         self.update_pv(ply, m);
                     }
                     if s >= beta {
-                        if is_quiet(m) && self.killers[ply][0] != m {
-                            self.killers[ply] = [m, self.killers[ply][0]];
+                        if is_quiet(m) {
+                            if self.killers[ply][0] != m {
+                                self.killers[ply] = [m, self.killers[ply][0]];
+                            }
+                            let h = &mut self.history[history_index(black, m)];
+                            *h = (*h + history_bonus(depth)).min(HISTORY_MAX);
                         }
                         break;
                     }
@@ -787,6 +810,9 @@ impl Machine {
         self.e_ready = LOAD_CLOCKS;
         self.check_at = LOAD_CLOCKS;
         self.hashes.truncate(self.game_hashes + 1);
+        // The history halved, an entry a clock, before the root's GEN.
+        self.history.iter_mut().for_each(|h| *h /= 2);
+        self.step(Part::Sequencer, AGE_CLOCKS);
         let root = self.boards[0];
         let n = self.generate(0, false);
         let mut report = Report {
