@@ -324,8 +324,9 @@ fn bad_frames_and_refused_requests_get_the_models_errors() {
     // STOP: the answer at once, a legal move, stopped.
     let stop = pair.exchange(&Request::Stop.encode(), 200_000, has_best);
     assert_stopped_with_a_legal_move(&board, &stop);
-    // CLEAR empties the table and the killers on both: searches agree again.
-    // (The CLEAR takes a clock a table entry; the LOAD goes on beside it and the GO waits.)
+    // CLEAR empties the table, the killers and the history on both: searches agree again.
+    // (The CLEAR takes a clock a table or history entry; the LOAD goes on beside it and the
+    // GO waits.)
     pair.carry(&Request::Clear.encode());
     pair.model.clear();
     pair.load(&board, &[]);

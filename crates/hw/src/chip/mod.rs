@@ -382,3 +382,35 @@ pub fn mate_in(score: i32) -> Option<i32> {
         None
     }
 }
+
+#[cfg(test)]
+mod history_tests {
+    use super::*;
+
+    #[test]
+    fn buckets_halve_from_128_down_to_0_and_1() {
+        let edges = [
+            (511, 0),
+            (128, 0),
+            (127, 1),
+            (64, 1),
+            (63, 2),
+            (32, 2),
+            (16, 3),
+        ];
+        let more = [(8, 4), (7, 5), (4, 5), (3, 6), (2, 6), (1, 7), (0, 7)];
+        for (h, b) in edges.into_iter().chain(more) {
+            assert_eq!(history_bucket(h), b, "history {h}");
+        }
+    }
+
+    #[test]
+    fn the_history_index_is_the_side_and_the_move_words_squares() {
+        let m = chess::Move::from_raw(0b0100_000111_010101);
+        assert_eq!(history_index(false, m), 0b000111_010101);
+        assert_eq!(history_index(true, m), 4096 + 0b000111_010101);
+        assert!(history_index(true, chess::Move::from_raw(0xffff)) < HISTORY_ENTRIES);
+        assert_eq!(history_bonus(5), 25);
+        assert!(history_bonus(63) > HISTORY_MAX);
+    }
+}
