@@ -210,16 +210,23 @@ module sequencer #(
     wire       stm = r_black ^ ply[0];
     wire [12:0] qh_ra = (state == S_AGE || state == S_CLEAR) ? age_i
                       : state == S_RET1 ? {stm, f_move[11:0]} : {stm, g_next_sq};
+    // One write port: the walk's or the cutoff's (never in the same clock).
+    wire       qh_we = age_wv || qh_wr;
+    wire [8:0] qh_wdata = !age_wv ? qh_wd : age_zero ? 9'd0 : {1'b0, qh_q[8:1]};
     always @(posedge clk) begin
         qh_q <= qhist[qh_ra];
-        if (age_wv) qhist[qh_wa] <= age_zero ? 9'd0 : {1'b0, qh_q[8:1]};
-        else if (qh_wr) qhist[qh_wa] <= qh_wd;
+        if (qh_we) qhist[qh_wa] <= qh_wdata;
     end
     // The bucket of the streaming move (`qh_q` is its entry): 0 from 128 up, 7 for 0 and 1.
     wire [2:0] q_bucket = qh_q[8] || qh_q[7] ? 3'd0 : qh_q[6] ? 3'd1 : qh_q[5] ? 3'd2
                         : qh_q[4] ? 3'd3 : qh_q[3] ? 3'd4 : qh_q[2] ? 3'd5 : qh_q[1] ? 3'd6
                         : 3'd7;
     wire [12:0] qh_sum = {4'd0, qh_q} + {1'b0, qh_bonus};
+    // The heads with the streaming move (index f_nq) in front of its bucket's list.
+    reg  [63:0] heads_in;
+    integer hb;
+    always @* for (hb = 0; hb < 8; hb = hb + 1)
+        heads_in[8 * hb +: 8] = q_bucket == hb[2:0] ? f_nq : f_heads[8 * hb +: 8];
     // Late-move reductions by depth and move number, read in NEXT1 for NEXT2.
     reg [3:0]  lmr_rom [0:4095];
     initial begin
@@ -767,7 +774,7 @@ module sequencer #(
                     // Into its bucket's list, in front.
                     quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq}] <=
                         {f_heads[8 * q_bucket +: 8], g_move};
-                    f_heads[8 * q_bucket +: 8] <= f_nq;
+                    f_heads <= heads_in;
                     f_nq <= f_nq + 8'd1;
                     if (f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq} == {LIST_BITS{1'b1}})
                         overflow <= 1'b1;
