@@ -250,6 +250,13 @@ module sequencer #(
     // MAKE, NULL and UNMAKE go to both units at once, when both are free and no EVAL is due.
     wire units_free = g_ready && e_ready && !ev_req && (!ev_wait || e_result_valid);
 
+    // The memories written while the state machine runs have write ports of their own, a
+    // single enable each (written inside the state machine, yosys kept a write enable a bit
+    // and mapped them into one-bit-wide block RAMs): the frame pushed as a child is made.
+    wire stack_we = (state == S_RMAKE || state == S_NULLMK || state == S_MAKE) && units_free
+                 && ply != 7'd0;
+    always @(posedge clk) if (stack_we) stack[ply[5:0]] <= f_pack;
+
     // ---- move lists -------------------------------------------------------------------------
     reg [15:0] caps [0:(1 << LIST_BITS) - 1];
     reg [23:0] quiets [0:(1 << LIST_BITS) - 1];     // {the next in its bucket, the move}
@@ -295,6 +302,20 @@ module sequencer #(
         caps_q   <= caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, rd_cidx}];
         quiets_q <= quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, rd_qidx}];
     end
+    // The streaming move into its list (S_STREAM below): a capture or promotion (every move
+    // of a quiescence node) not the table's move into `caps`; a quiet move neither the
+    // table's move nor a killer into `quiets`, in front of its history bucket.
+    wire st_move = state == S_STREAM && g_move_valid;
+    wire st_cap = f_q || !quiet(g_move);
+    wire caps_we = st_move && st_cap && !(!f_q && g_move == f_ttmove);
+    wire quiets_we = st_move && !st_cap && g_move != f_ttmove && g_move != f_k0
+                  && g_move != f_k1;
+    always @(posedge clk) begin
+        if (caps_we) caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps}] <= g_move;
+        if (quiets_we)
+            quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq}] <=
+                {f_heads[8 * q_bucket +: 8], g_move};
+    end
     wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q
                          : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : quiets_q[15:0];
     wire [7:0] r_rd = state == S_RNEXT2 ? r_pos + 8'd1 : r_pos;
@@ -321,6 +342,10 @@ module sequencer #(
     assign pv_move = pv0[pv_addr];
     wire [6:0] pv_src_ply = ply + 7'd1;
     always @(posedge clk) pv_q <= pv[{pv_src_ply[5:0], pvc_i[5:0]}];
+    // pv[ply][0] = the move, pv[ply][k] = pv[ply + 1][k - 1] (PVC, below the root).
+    wire pv_we = state == S_PVC && ply != 7'd0;
+    always @(posedge clk)
+        if (pv_we) pv[{ply[5:0], pvc_i[5:0]}] <= pvc_i == 7'd0 ? f_move : pv_q;
 
     // ---- repetition scan and table read, started two clocks after a MAKE or NULL -------------
     reg [63:0] path [0:255];
@@ -762,7 +787,6 @@ module sequencer #(
                 if (f_q || !quiet(g_move)) begin
                     if (!f_q && g_move == f_ttmove) f_ttf <= 1'b1;
                     else begin
-                        caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps}] <= g_move;
                         f_ncaps <= f_ncaps + 8'd1;
                         if (f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps} == {LIST_BITS{1'b1}})
                             overflow <= 1'b1;
@@ -771,9 +795,7 @@ module sequencer #(
                 else if (g_move == f_k0) f_k0f <= 1'b1;
                 else if (g_move == f_k1) f_k1f <= 1'b1;
                 else begin
-                    // Into its bucket's list, in front.
-                    quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq}] <=
-                        {f_heads[8 * q_bucket +: 8], g_move};
+                    // Into its bucket's list, in front (written by `quiets_we`).
                     f_heads <= heads_in;
                     f_nq <= f_nq + 8'd1;
                     if (f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq} == {LIST_BITS{1'b1}})
@@ -853,7 +875,6 @@ module sequencer #(
         end
         S_RMAKE, S_NULLMK, S_MAKE: if (units_free) begin
             // Push this node (the root's state stays in its registers), start the child.
-            if (ply != 7'd0) stack[ply[5:0]] <= f_pack;
             if (ply == 7'd0) begin
                 c_base <= $signed({1'b0, r_depth}) - 8'sd1;
                 c_rc <= 4'd0;
@@ -974,7 +995,6 @@ module sequencer #(
         S_PVC: begin
             // pv[ply][0] = the move, pv[ply][k] = pv[ply + 1][k - 1]: one a clock.
             if (ply == 7'd0) pv0[pvc_i[5:0]] <= pvc_i == 7'd0 ? r_move : pv_q;
-            else pv[{ply[5:0], pvc_i[5:0]}] <= pvc_i == 7'd0 ? f_move : pv_q;
             pvc_i <= pvc_i + 7'd1;
             if (pvc_i == pvc_n) begin
                 pvlen[ply] <= pvc_n + 7'd1;
