@@ -147,6 +147,16 @@ impl<D: MoveGenDevice, E: Evaluator> Worker<D, E> {
     }
 }
 
+/// The late-move reduction of the `moves`-th move (counting from 1) at a node of `depth`:
+/// `0.8 + ln(depth) ln(moves) / 2.4` plies, truncated (0 when either is 0). The search
+/// machine's model takes its ROM from it too (`hw::chip::lmr_reduction`).
+pub fn late_move_reduction(depth: u32, moves: u32) -> i32 {
+    if depth == 0 || moves == 0 {
+        return 0;
+    }
+    (0.8 + f64::from(depth).ln() * f64::from(moves).ln() / 2.4) as i32
+}
+
 impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
     /// A thread's state around its own devices, its units timed by `probe`.
     pub fn with_probe(
@@ -160,7 +170,7 @@ impl<D: MoveGenDevice, E: Evaluator, P: Probe> Worker<D, E, P> {
         let mut lmr = Box::new([[0i32; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.8 + (d as f64).ln() * (n as f64).ln() / 2.4) as i32;
+                *r = late_move_reduction(d as u32, n as u32);
             }
         }
         Worker {

@@ -123,15 +123,12 @@ pub fn history_bonus(depth: i32) -> u16 {
 }
 
 /// The late-move reduction of the `moves`-th move (counting from 1) at a node of `depth`,
-/// before the PV node's one ply less and the bounds: `0.8 + ln(depth) ln(moves) / 2.4`, both
-/// taken at most 63 (the software engine's formula); the table hw/chip/gen/chip_lmr_rom.vh.
+/// before the PV node's one ply less and the bounds: the software engine's
+/// ([`::search::worker::late_move_reduction`]), both taken at most 63, at most 15 (4 bits);
+/// the table hw/chip/gen/chip_lmr_rom.vh.
 pub fn lmr_reduction(depth: i32, moves: u32) -> u8 {
-    let d = depth.clamp(0, 63);
-    let n = moves.min(63);
-    if d < 1 || n < 1 {
-        return 0;
-    }
-    (0.8 + f64::from(d).ln() * f64::from(n).ln() / 2.4).min(15.0) as u8
+    let d = depth.clamp(0, 63) as u32;
+    ::search::worker::late_move_reduction(d, moves.min(63)).clamp(0, 15) as u8
 }
 
 /// The machine's build-time choices.
