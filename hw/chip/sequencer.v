@@ -304,12 +304,17 @@ module sequencer #(
     end
     // The streaming move into its list (S_STREAM below): a capture or promotion (every move
     // of a quiescence node) not the table's move into `caps`; a quiet move neither the
-    // table's move nor a killer into `quiets`, in front of its history bucket.
+    // table's move nor a killer into `quiets`, in front of its history bucket. S_STREAM
+    // counts and flags from the same wires (`st_tt`, `st_k0`, `st_k1`: the table's move and
+    // the killers, found as they stream).
     wire st_move = state == S_STREAM && g_move_valid;
     wire st_cap = f_q || !quiet(g_move);
-    wire caps_we = st_move && st_cap && !(!f_q && g_move == f_ttmove);
-    wire quiets_we = st_move && !st_cap && g_move != f_ttmove && g_move != f_k0
-                  && g_move != f_k1;
+    wire st_quiet = st_move && !st_cap;
+    wire st_tt = st_move && !f_q && g_move == f_ttmove;
+    wire st_k0 = st_quiet && g_move != f_ttmove && g_move == f_k0;
+    wire st_k1 = st_quiet && g_move != f_ttmove && g_move != f_k0 && g_move == f_k1;
+    wire caps_we = st_move && st_cap && !st_tt;
+    wire quiets_we = st_quiet && g_move != f_ttmove && g_move != f_k0 && g_move != f_k1;
     always @(posedge clk) begin
         if (caps_we) caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps}] <= g_move;
         if (quiets_we)
@@ -783,24 +788,21 @@ module sequencer #(
             // (beta + 100 x depth) and futility (alpha - 150 x depth).
             rfp_thr <= f_beta + 18'sd100 * depth18;
             fut_thr <= f_alpha - 18'sd150 * depth18;
-            if (g_move_valid) begin
-                if (f_q || !quiet(g_move)) begin
-                    if (!f_q && g_move == f_ttmove) f_ttf <= 1'b1;
-                    else begin
-                        f_ncaps <= f_ncaps + 8'd1;
-                        if (f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps} == {LIST_BITS{1'b1}})
-                            overflow <= 1'b1;
-                    end
-                end else if (g_move == f_ttmove) f_ttf <= 1'b1;
-                else if (g_move == f_k0) f_k0f <= 1'b1;
-                else if (g_move == f_k1) f_k1f <= 1'b1;
-                else begin
-                    // Into its bucket's list, in front (written by `quiets_we`).
-                    f_heads <= heads_in;
-                    f_nq <= f_nq + 8'd1;
-                    if (f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq} == {LIST_BITS{1'b1}})
-                        overflow <= 1'b1;
-                end
+            // The streaming move (see `caps_we` and `quiets_we`): the table's move and the
+            // killers flagged, a capture counted, a quiet move in front of its bucket's list.
+            if (st_tt) f_ttf <= 1'b1;
+            if (st_k0) f_k0f <= 1'b1;
+            if (st_k1) f_k1f <= 1'b1;
+            if (caps_we) begin
+                f_ncaps <= f_ncaps + 8'd1;
+                if (f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps} == {LIST_BITS{1'b1}})
+                    overflow <= 1'b1;
+            end
+            if (quiets_we) begin
+                f_heads <= heads_in;
+                f_nq <= f_nq + 8'd1;
+                if (f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq} == {LIST_BITS{1'b1}})
+                    overflow <= 1'b1;
             end
             if (g_done) begin
                 f_att <= g_enemy;
