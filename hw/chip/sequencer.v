@@ -309,16 +309,19 @@ module sequencer #(
     // the killers, found as they stream).
     wire st_move = state == S_STREAM && g_move_valid;
     wire st_cap = f_q || !quiet(g_move);
-    wire st_quiet = st_move && !st_cap;
     wire st_tt = st_move && !f_q && g_move == f_ttmove;
-    wire st_k0 = st_quiet && g_move != f_ttmove && g_move == f_k0;
-    wire st_k1 = st_quiet && g_move != f_ttmove && g_move != f_k0 && g_move == f_k1;
+    wire st_quiet = st_move && !st_cap && !st_tt;   // a quiet move, not the table's
+    wire st_k0 = st_quiet && g_move == f_k0;
+    wire st_k1 = st_quiet && !st_k0 && g_move == f_k1;
     wire caps_we = st_move && st_cap && !st_tt;
-    wire quiets_we = st_quiet && g_move != f_ttmove && g_move != f_k0 && g_move != f_k1;
+    wire quiets_we = st_quiet && !st_k0 && !st_k1;
+    // The lists' next free entries: where the streaming move goes, and the child's bases.
+    wire [LIST_BITS - 1:0] caps_wa = f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps};
+    wire [LIST_BITS - 1:0] quiets_wa = f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq};
     always @(posedge clk) begin
-        if (caps_we) caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps}] <= g_move;
+        if (caps_we) caps[caps_wa] <= g_move;
         if (quiets_we)
-            quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq}] <=
+            quiets[quiets_wa] <=
                 {f_heads[8 * q_bucket +: 8], g_move};
     end
     wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q
@@ -793,17 +796,13 @@ module sequencer #(
             if (st_tt) f_ttf <= 1'b1;
             if (st_k0) f_k0f <= 1'b1;
             if (st_k1) f_k1f <= 1'b1;
-            if (caps_we) begin
-                f_ncaps <= f_ncaps + 8'd1;
-                if (f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps} == {LIST_BITS{1'b1}})
-                    overflow <= 1'b1;
-            end
+            if (caps_we) f_ncaps <= f_ncaps + 8'd1;
             if (quiets_we) begin
                 f_heads <= heads_in;
                 f_nq <= f_nq + 8'd1;
-                if (f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq} == {LIST_BITS{1'b1}})
-                    overflow <= 1'b1;
             end
+            // A move into a list's last entry: the lists are full.
+            if ((caps_we && &caps_wa) || (quiets_we && &quiets_wa)) overflow <= 1'b1;
             if (g_done) begin
                 f_att <= g_enemy;
                 state <= S_POSTGEN;
@@ -894,8 +893,8 @@ module sequencer #(
             f_alpha <= -w_b;
             f_beta <= -w_a;
             f_pv <= w_b - w_a > 18'sd1;
-            f_cbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps};
-            f_qbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq};
+            f_cbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : caps_wa;
+            f_qbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : quiets_wa;
             ply <= ply + 7'd1;
             state <= S_ENTRY;
         end
