@@ -135,7 +135,7 @@ fn go(rest: &[String]) -> Result<ExitCode, String> {
     let mut m = machine(&mut args)?;
     args.finish().map_err(|e| e.to_string())?;
     let board = match fen {
-        Some(f) => Board::from_fen(&f).map_err(|e| format!("bad FEN '{f}': {e:?}"))?,
+        Some(f) => Board::from_fen(&f).map_err(|e| format!("'{f}': {e}"))?,
         None => Board::startpos(),
     };
     m.load(&board, &[]);
@@ -198,7 +198,7 @@ fn bench(rest: &[String]) -> Result<ExitCode, String> {
         .map(|fen| {
             Board::from_fen(fen)
                 .map(|b| (*fen, b))
-                .map_err(|e| format!("{fen}: {e:?}"))
+                .map_err(|e| format!("{fen}: {e}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
     println!("the chip model, depth {depth}, {count} positions:");
@@ -372,7 +372,7 @@ fn cores(rest: &[String]) -> Result<ExitCode, String> {
     args.finish().map_err(|e| e.to_string())?;
     let boards = search::bench::POSITIONS[..count]
         .iter()
-        .map(|f| Board::from_fen(f).map_err(|e| format!("{f}: {e:?}")))
+        .map(|f| Board::from_fen(f).map_err(|e| format!("{f}: {e}")))
         .collect::<Result<Vec<_>, _>>()?;
     println!(
         "the chip model on several cores, a splitter handing them root moves; depth {depth}, \

@@ -125,3 +125,19 @@ fn bad_core_counts_and_depths_are_errors() {
         assert!(!t.contains("panicked"), "{args:?}: {t}");
     }
 }
+
+#[test]
+fn a_broken_fen_is_an_error_in_words() {
+    for fen in [
+        "xx",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    ] {
+        let (ok, t) = estuary(&["chip", "go", "--fen", fen, "--depth", "1"]);
+        assert!(!ok, "{fen}: {t}");
+        assert!(t.contains("bad FEN"), "{fen}: {t}");
+        // The reader's own message, not its debug form.
+        assert!(!t.contains("FenError"), "{fen}: {t}");
+        assert!(!t.contains("panicked"), "{fen}: {t}");
+    }
+}
