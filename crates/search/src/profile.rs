@@ -307,10 +307,11 @@ mod tests {
             let hce = net.is_none();
             let p = profile(&spec(net), |_| {}).expect("a deterministic profile");
             assert!(p.nodes > 1000);
-            // The sections are disjoint stretches of the timed run, so their raw ticks (the
-            // timer's own cost inside them included) add up to at most the run's: exact, on a
-            // loaded machine too, and a section timed inside another (evaluation is about
-            // 45%, ordering and the table about 15% each) breaks it.
+            // The profiler charges exclusive time (an enclosing section pauses while another
+            // runs inside it), so the sections' raw ticks (the timer's own cost included) are
+            // disjoint stretches of the run and add up to at most its ticks: exact, on a
+            // loaded machine too. Time charged twice, to a section and to the one around it,
+            // breaks it (evaluation is about 45% of the run).
             let raw: u64 = Section::ALL.iter().map(|&s| p.times.ticks_of(s)).sum();
             assert!(
                 raw <= p.total_ticks,
