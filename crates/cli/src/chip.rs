@@ -325,15 +325,20 @@ fn faster_arg(text: Option<&str>) -> Result<Faster, String> {
     Ok(f)
 }
 
-/// `--positions N` of `bench` and `cores`: how many of the bench positions (all by default,
-/// at least one).
+/// `--positions N` of `bench` and `cores`: how many of the bench positions (all by default;
+/// more than there are means all of them, none is an error).
 fn positions_arg(args: &mut Args) -> Result<usize, String> {
     let all = search::bench::POSITIONS.len();
-    Ok(args
+    match args
         .parsed::<usize>("positions")
         .map_err(|e| e.to_string())?
-        .unwrap_or(all)
-        .clamp(1, all))
+    {
+        None => Ok(all),
+        Some(0) => Err(format!(
+            "--positions must be 1 to {all}: there is nothing to search in 0"
+        )),
+        Some(n) => Ok(n.min(all)),
+    }
 }
 
 /// The DEPTH argument of `bench` and `cores` (8 by default).

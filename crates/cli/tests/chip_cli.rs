@@ -116,6 +116,8 @@ fn bad_core_counts_and_depths_are_errors() {
         &["chip", "cores", "0"],
         &["chip", "cores", "4", "5"],
         &["chip", "cores", "--positions", "many"],
+        &["chip", "cores", "--positions", "0"],
+        &["chip", "bench", "--positions", "0"],
         &["chip", "bench", "--faster", "eval"],
         &["chip", "bench", "--faster", "eval=x"],
         &["chip", "bench", "--faster", "sram=3"],
