@@ -124,6 +124,16 @@ const GEN: i32 = 0;
 const EVAL: i32 = 1;
 const CMD_LOAD: u32 = 1;
 
+/// A harness call's answer: 1 when the core finished the command, 0 when it hung.
+#[cfg(verilated)]
+fn clocked(ok: i32) -> Result<(), RtlError> {
+    if ok == 1 {
+        Ok(())
+    } else {
+        Err(RtlError::Hung)
+    }
+}
+
 impl CoreSim {
     /// A reset core (table and killers cleared) whose evaluation unit holds `net`.
     #[allow(unused_variables)]
@@ -147,12 +157,7 @@ impl CoreSim {
         #[cfg(verilated)]
         {
             // SAFETY: the handle is live; the call only clocks the model.
-            let ok = unsafe { ffi::estuary_core_unit(self.handle, unit, cmd, addr, data) };
-            if ok == 1 {
-                Ok(())
-            } else {
-                Err(RtlError::Hung)
-            }
+            clocked(unsafe { ffi::estuary_core_unit(self.handle, unit, cmd, addr, data) })
         }
         #[cfg(not(verilated))]
         match self.never {}
@@ -165,12 +170,7 @@ impl CoreSim {
         #[cfg(verilated)]
         {
             // SAFETY: the handle is live; the call only clocks the model.
-            let ok = unsafe { ffi::estuary_core_clear(self.handle, config.sdram as u32) };
-            if ok == 1 {
-                Ok(())
-            } else {
-                Err(RtlError::Hung)
-            }
+            clocked(unsafe { ffi::estuary_core_clear(self.handle, config.sdram as u32) })
         }
         #[cfg(not(verilated))]
         match self.never {}
