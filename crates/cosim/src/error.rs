@@ -24,3 +24,15 @@ impl fmt::Display for RtlError {
 }
 
 impl std::error::Error for RtlError {}
+
+impl RtlError {
+    /// A harness call's answer read: 1 when the design finished the command, else it hung.
+    #[cfg(verilated)]
+    pub(crate) fn from_done(done: i32) -> Result<(), RtlError> {
+        if done == 1 {
+            Ok(())
+        } else {
+            Err(RtlError::Hung)
+        }
+    }
+}

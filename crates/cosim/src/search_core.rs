@@ -124,16 +124,6 @@ const GEN: i32 = 0;
 const EVAL: i32 = 1;
 const CMD_LOAD: u32 = 1;
 
-/// A harness call's answer: 1 when the core finished the command, 0 when it hung.
-#[cfg(verilated)]
-fn clocked(ok: i32) -> Result<(), RtlError> {
-    if ok == 1 {
-        Ok(())
-    } else {
-        Err(RtlError::Hung)
-    }
-}
-
 impl CoreSim {
     /// A reset core (table and killers cleared) whose evaluation unit holds `net`.
     #[allow(unused_variables)]
@@ -157,7 +147,9 @@ impl CoreSim {
         #[cfg(verilated)]
         {
             // SAFETY: the handle is live; the call only clocks the model.
-            clocked(unsafe { ffi::estuary_core_unit(self.handle, unit, cmd, addr, data) })
+            RtlError::from_done(unsafe {
+                ffi::estuary_core_unit(self.handle, unit, cmd, addr, data)
+            })
         }
         #[cfg(not(verilated))]
         match self.never {}
@@ -170,7 +162,9 @@ impl CoreSim {
         #[cfg(verilated)]
         {
             // SAFETY: the handle is live; the call only clocks the model.
-            clocked(unsafe { ffi::estuary_core_clear(self.handle, config.sdram as u32) })
+            RtlError::from_done(unsafe {
+                ffi::estuary_core_clear(self.handle, config.sdram as u32)
+            })
         }
         #[cfg(not(verilated))]
         match self.never {}

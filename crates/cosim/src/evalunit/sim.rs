@@ -86,12 +86,9 @@ impl Sim {
         #[cfg(verilated)]
         {
             // SAFETY: the handle is live (owned by self); the call only clocks the model.
-            let ok = unsafe { ffi::estuary_evalunit_command(self.handle, cmd, addr, data) };
-            if ok == 1 {
-                Ok(())
-            } else {
-                Err(RtlError::Hung)
-            }
+            RtlError::from_done(unsafe {
+                ffi::estuary_evalunit_command(self.handle, cmd, addr, data)
+            })
         }
         #[cfg(not(verilated))]
         Err(RtlError::NotBuilt)
@@ -102,11 +99,7 @@ impl Sim {
         #[cfg(verilated)]
         {
             // SAFETY: the handle is live; the call only clocks the model.
-            if unsafe { ffi::estuary_evalunit_settle(self.handle) } == 1 {
-                Ok(())
-            } else {
-                Err(RtlError::Hung)
-            }
+            RtlError::from_done(unsafe { ffi::estuary_evalunit_settle(self.handle) })
         }
         #[cfg(not(verilated))]
         Err(RtlError::NotBuilt)
