@@ -17,6 +17,8 @@
 # TOP picks one module of it; CHPARAM="-set NAME VALUE ..." overrides its parameters (e.g.
 # CHPARAM="-set TT_BITS 12" for a core whose table leaves room in the EBR for both units).
 # SYNTH_ARGS adds options to synth_ecp5 (ecp5 and ulx3s), e.g. SYNTH_ARGS=-abc9.
+# PLACE_ARGS replaces the board's placer weighting (ulx3s; default --placer-heap-timingweight
+# 50), e.g. PLACE_ARGS=--no-tmdriv for a placement by wire length alone.
 # The tools: hw/synth/tools.sh DIR makes a venv with the pinned yowasp packages; pass it as
 # YOWASP_VENV=DIR (its bin/ goes first on PATH).
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
@@ -86,7 +88,7 @@ ulx3s)
     if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py "$OUT/ulx3s.json"; fi
     rm -f "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ulx3s.json" --lpf board/ulx3s.lpf \
-        --freq "$MHZ" --placer-heap-timingweight 50 --textcfg "$OUT/ulx3s.config" \
+        --freq "$MHZ" ${PLACE_ARGS---placer-heap-timingweight 50} --textcfg "$OUT/ulx3s.config" \
         --report "$OUT/ulx3s.report.json" -l "$OUT/ulx3s.pnr.log" ${NEXTPNR_ARGS:-} || true
     grep -E "Max frequency|Info: Device utilisation" -A 14 "$OUT/ulx3s.pnr.log" | head -40
     # Only a routed design makes a bitstream (with --no-route nextpnr still writes a
