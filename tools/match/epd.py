@@ -21,6 +21,8 @@ import sys
 import chess
 import chess.engine
 
+import match  # beside this file: its option parser
+
 
 def parse_suite(path):
     """The suite's positions as (id, board, best moves, avoid moves); exits with a message
@@ -45,13 +47,11 @@ def parse_suite(path):
 
 
 def parse_options(items):
-    opts = {}
+    """match.py's option parser, after refusing an item that is not NAME=VALUE."""
     for item in items or []:
-        name, sep, value = item.partition("=")
-        if not sep:
+        if "=" not in item:
             sys.exit(f"option {item!r}: expected NAME=VALUE")
-        opts[name.strip()] = value
-    return opts
+    return match.parse_options(items)
 
 
 def solve(cmd, options, suite, limit, fails):
