@@ -72,6 +72,7 @@ pub(crate) fn net_and_config(
 ) -> Result<(Arc<ChipNet>, Config), String> {
     let net = hw::chip::chip_net(args.value("net").as_deref())?;
     let sdram = args.flag("sdram");
+    config.lmp |= args.flag("lmp");
     let entries = args
         .parsed::<usize>("tt-entries")
         .map_err(|e| e.to_string())?;
@@ -110,7 +111,7 @@ fn pv_text(pv: &[Move]) -> String {
 }
 
 fn go(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["sdram"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram", "lmp"]).map_err(|e| e.to_string())?;
     let fen = args.value("fen");
     let mut limits = Limits::default();
     let mut set = 0;
@@ -170,7 +171,7 @@ fn go(rest: &[String]) -> Result<ExitCode, String> {
 }
 
 fn bench(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["sdram"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram", "lmp"]).map_err(|e| e.to_string())?;
     let depth = depth_arg(&args)?;
     let count = positions_arg(&mut args)?;
     let sw_depth = args
@@ -357,7 +358,7 @@ fn depth_arg(args: &Args) -> Result<u32, String> {
 }
 
 fn cores(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["sdram"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram", "lmp"]).map_err(|e| e.to_string())?;
     let depth = depth_arg(&args)?;
     let counts: Vec<usize> = match args.value("cores") {
         None => vec![1, 2, 4, 8],

@@ -46,15 +46,16 @@ commands:
                       bus words and device clocks of perft trees on the co-simulated generator
   hw eval [--net FILE] [--mhz F] [--repeat R]
                       the chip net on this CPU (AVX2, scalar) against the co-simulated unit
-  chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]
+  chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
                       search on the model of the search machine (the whole search on chip):
-                      each iteration with its nodes and clocks, then the best move
-  chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram]
+                      each iteration with its nodes and clocks, then the best move;
+                      --lmp: the model's late-move pruning build (not yet in the RTL)
+  chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
              [--faster eval=N,gen=N,check=N]
                       the machine's model on the bench positions, then the software engine:
                       nodes/s of the chip at F MHz against the software's, and the ratio;
                       where the chip's clocks went; --faster projects units N clocks quicker
-  chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]
+  chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
                       the machine's model on several cores that a splitter hands root moves:
                       clocks to depth and nodes on the bench positions, the speed-up over one
                       core, private or shared tables

@@ -661,12 +661,37 @@ fn the_chip_model_speaks_uci() {
     assert!(watched < budget / 2, "{watched} against {budget}");
     e.send("setoption name Wall Clock value true");
     e.send("setoption name Clock MHz value 101");
+    // The late-move pruning build: offered, off by default, and a smaller tree when on.
+    assert!(lines_of_uci(&mut e)
+        .contains(&"option name Late Move Pruning type check default false".to_string()));
+    let nodes = |e: &mut Engine| -> u64 {
+        e.send("ucinewgame");
+        e.send("position startpos moves d2d4 g8f6 c2c4 e7e6");
+        e.send("go depth 7");
+        let lines = e.until("bestmove", 60.0);
+        let l = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 7 "))
+            .expect("depth 7 reported")
+            .clone();
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let i = t.iter().position(|&w| w == "nodes").expect("nodes");
+        t[i + 1].parse().expect("a number")
+    };
+    let plain = nodes(&mut e);
+    e.send("setoption name Late Move Pruning value true");
+    let pruned = nodes(&mut e);
+    assert!(pruned < plain, "{pruned} nodes against {plain}");
+    e.send("setoption name Late Move Pruning value false");
+    assert_eq!(nodes(&mut e), plain);
     // Bad input: an error line, the engine unchanged.
     for bad in [
         "position fen not a fen",
         "position startpos moves e2e5",
         "go depth x",
         "setoption name Wall Clock value maybe",
+        "setoption name Late Move Pruning value 2",
         "setoption name TT Entries value 0",
         "setoption name EvalFile value /no/such/net",
         "frobnicate",
@@ -682,6 +707,12 @@ fn the_chip_model_speaks_uci() {
     assert_eq!(lines.last().unwrap(), "bestmove 0000");
     e.send("quit");
     e.exits_within(5.0);
+}
+
+/// The options the engine lists in answer to `uci`.
+fn lines_of_uci(e: &mut Engine) -> Vec<String> {
+    e.send("uci");
+    e.until("uciok", 10.0)
 }
 
 /// `--device chip-rtl`: the verilated search machine, spoken to over its simulated UART,

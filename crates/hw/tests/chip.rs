@@ -15,6 +15,10 @@ fn machine() -> Machine {
 }
 
 fn search(fen: &str, moves: &[&str], limits: Limits) -> (Board, Outcome) {
+    search_with(Config::default(), fen, moves, limits)
+}
+
+fn search_with(config: Config, fen: &str, moves: &[&str], limits: Limits) -> (Board, Outcome) {
     let mut b = Board::from_fen(fen).expect("test FEN");
     let mut history = Vec::new();
     for u in moves {
@@ -22,7 +26,7 @@ fn search(fen: &str, moves: &[&str], limits: Limits) -> (Board, Outcome) {
         history.push(b);
         b.play(m);
     }
-    let mut m = machine();
+    let mut m = Machine::new(ChipNet::embedded_pure(), config).expect("the pure net runs on chip");
     m.load(&b, &history);
     let out = m.go(limits, |_: &Report| {});
     (b, out)
@@ -124,6 +128,44 @@ fn mates_are_found_at_their_distance_with_a_legal_mating_line() {
             out.report.pv
         );
     }
+}
+
+#[test]
+fn late_move_pruning_keeps_the_mates_and_every_clock_and_prunes_the_tree() {
+    let lmp = Config {
+        lmp: true,
+        ..Config::sdram()
+    };
+    for (fen, moves, n) in MATES {
+        let (b, out) = search_with(lmp, fen, moves, depth(2 * n as u32 + 3));
+        assert_eq!(
+            mate_in(out.report.score),
+            Some(n),
+            "{fen} {moves:?}: {out:?}"
+        );
+        assert_legal(&b, &out.report.pv);
+    }
+    // The bench's middle-game positions at depth 7: a smaller tree, every clock accounted
+    // for, a legal line.
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+        "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4",
+    ];
+    let (mut plain_nodes, mut lmp_nodes) = (0, 0);
+    for fen in fens {
+        let (_, plain) = search_with(Config::sdram(), fen, &[], depth(7));
+        let (b, out) = search_with(lmp, fen, &[], depth(7));
+        assert_eq!(out.spent.total(), out.clocks, "{fen}: {out:?}");
+        assert_legal(&b, &out.report.pv);
+        assert!(out.best.is_some_and(|m| b.is_legal(m)));
+        plain_nodes += plain.nodes;
+        lmp_nodes += out.nodes;
+    }
+    assert!(
+        4 * lmp_nodes < 3 * plain_nodes,
+        "late-move pruning: {lmp_nodes} nodes against {plain_nodes}"
+    );
 }
 
 #[test]

@@ -239,6 +239,10 @@ impl ChipUci {
                     self.config.sdram
                 ));
                 self.say(&format!(
+                    "option name Late Move Pruning type check default {}",
+                    self.config.lmp
+                ));
+                self.say(&format!(
                     "option name Clock MHz type spin default {DEFAULT_MHZ} min 1 max 1000"
                 ));
                 self.say("option name Wall Clock type check default true");
@@ -315,6 +319,9 @@ impl ChipUci {
             "sdram table" => crate::parse_flag(value)
                 .ok_or_else(bad)
                 .and_then(|on| self.rebuild(&file, config.with_sdram(on))),
+            "late move pruning" => crate::parse_flag(value)
+                .ok_or_else(bad)
+                .and_then(|lmp| self.rebuild(&file, Config { lmp, ..config })),
             "clock mhz" => num(1, 1000).ok_or_else(bad).map(|n| self.mhz = n),
             "wall clock" => crate::parse_flag(value)
                 .ok_or_else(bad)

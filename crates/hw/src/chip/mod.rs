@@ -131,6 +131,114 @@ pub fn lmr_reduction(depth: i32, moves: u32) -> u8 {
     ::search::worker::late_move_reduction(d, moves.min(63)).clamp(0, 15) as u8
 }
 
+/// The late-move pruning build's history ([`Config::lmp`]): signed 16-bit entries, at the
+/// same index as [`history_index`], kept within this by the gravity of [`signed_update`].
+pub const SIGNED_HISTORY_MAX: i32 = 16_384;
+
+/// What a cutoff at a node of `depth` moves a signed history entry by: up for the move that
+/// cut, down for each quiet move searched before it (a 64-entry ROM by depth).
+pub fn signed_bonus(depth: i32) -> i32 {
+    let d = depth.clamp(0, 63);
+    (16 * d * d + 32 * d).min(1600)
+}
+
+/// The signed history entry `e` moved by `delta` with gravity: the further the entry is
+/// already the way it moves, the less it moves (`e + delta - e x |delta| / 16384`, the
+/// division rounding towards zero as the software's does: on the history's write port a
+/// multiplier, 16,383 added to a negative product before the 14-bit shift, and an adder).
+pub fn signed_update(e: i16, delta: i32) -> i16 {
+    let e = i32::from(e);
+    let d = delta.clamp(-SIGNED_HISTORY_MAX, SIGNED_HISTORY_MAX);
+    (e + d - e * d.abs() / 16384) as i16
+}
+
+/// The late-move pruning build's quiet moves in sorted order: the best this many by their
+/// signed history, kept by an insertion sorter as the moves stream ([`QuietOrder`]).
+pub const SORTED_QUIETS: usize = 8;
+
+/// The signed history's bucket of a quiet move the sorter lets go, best first: 0 from 2,048
+/// up, 1 from 512, 2 from 128, 3 above 0, 4 for 0, 5 from -512, 6 from -2,048, 7 below.
+pub fn signed_bucket(h: i16) -> usize {
+    match h {
+        2048.. => 0,
+        512.. => 1,
+        128.. => 2,
+        1.. => 3,
+        0 => 4,
+        -512.. => 5,
+        -2048.. => 6,
+        _ => 7,
+    }
+}
+
+/// The late-move pruning build's order of the quiet moves other than the table's move and
+/// the killers, as the RTL would build it while they stream: an insertion sorter of
+/// [`SORTED_QUIETS`] slots, best first (a move goes behind the slots of an equal history),
+/// and the moves it lets go (the new one, or the last slot's when it is full) each in front
+/// of its bucket's list ([`signed_bucket`]). The order is the slots, then the buckets.
+pub struct QuietOrder {
+    slots: [(i16, u8); SORTED_QUIETS],
+    filled: usize,
+    heads: [u8; BUCKETS],
+    next: [u8; 256],
+}
+
+/// The end of a bucket's list.
+const NO_MOVE: u8 = 0xff;
+
+impl Default for QuietOrder {
+    fn default() -> QuietOrder {
+        QuietOrder {
+            slots: [(0, 0); SORTED_QUIETS],
+            filled: 0,
+            heads: [NO_MOVE; BUCKETS],
+            next: [NO_MOVE; 256],
+        }
+    }
+}
+
+impl QuietOrder {
+    /// The quiet move at `index` of the node's list (below 255), of signed history `h`.
+    pub fn push(&mut self, index: u8, h: i16) {
+        let at = self.slots[..self.filled].partition_point(|s| s.0 >= h);
+        let out = if at == SORTED_QUIETS {
+            Some((h, index))
+        } else {
+            let out = (self.filled == SORTED_QUIETS).then(|| self.slots[SORTED_QUIETS - 1]);
+            self.filled = (self.filled + 1).min(SORTED_QUIETS);
+            self.slots.copy_within(at..self.filled - 1, at + 1);
+            self.slots[at] = (h, index);
+            out
+        };
+        if let Some((h, i)) = out {
+            let b = signed_bucket(h);
+            self.next[usize::from(i)] = self.heads[b];
+            self.heads[b] = i;
+        }
+    }
+
+    /// The moves' indices in order, each given to `f`.
+    pub fn drain(&self, mut f: impl FnMut(u8)) {
+        for s in &self.slots[..self.filled] {
+            f(s.1);
+        }
+        for &head in &self.heads {
+            let mut i = head;
+            while i != NO_MOVE {
+                f(i);
+                i = self.next[usize::from(i)];
+            }
+        }
+    }
+}
+
+/// Late-move pruning: at a node of `depth` below the PV, the quiet moves from this many
+/// moves into the order on are passed over, except those that give check.
+pub fn lmp_moves(depth: i32) -> u32 {
+    let d = depth.clamp(0, 63) as u32;
+    4 + d * d
+}
+
 /// The machine's build-time choices.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -147,6 +255,10 @@ pub struct Config {
     pub null_move: bool,
     /// Late-move reductions.
     pub lmr: bool,
+    /// Late-move pruning ([`lmp_moves`]) and the order it needs: the quiet moves sorted by a
+    /// signed history ([`signed_update`]) that every quiet move searched before a cutoff
+    /// loses what the cutoff's move gains. The model's only, for now (not in the RTL).
+    pub lmp: bool,
     /// Clocks taken off the units' latencies, for projections (none: the RTL's clocks).
     pub faster: Faster,
 }
@@ -160,6 +272,7 @@ impl Default for Config {
             sdram: false,
             null_move: true,
             lmr: true,
+            lmp: false,
             faster: Faster::default(),
         }
     }
@@ -186,6 +299,7 @@ impl Config {
         Config {
             null_move: self.null_move,
             lmr: self.lmr,
+            lmp: self.lmp,
             faster: self.faster,
             ..table
         }
@@ -399,6 +513,81 @@ mod history_tests {
         for (h, b) in edges.into_iter().chain(more) {
             assert_eq!(history_bucket(h), b, "history {h}");
         }
+    }
+
+    #[test]
+    fn the_signed_history_stays_within_its_bound_and_moves_less_near_it() {
+        assert_eq!(signed_bonus(1), 48);
+        assert_eq!(signed_bonus(9), 1584);
+        assert_eq!(signed_bonus(10), 1600);
+        assert_eq!(signed_bonus(-3), 0);
+        let mut e = 0i16;
+        let mut last_step = i32::MAX;
+        for _ in 0..2000 {
+            let next = signed_update(e, signed_bonus(20));
+            let step = i32::from(next) - i32::from(e);
+            assert!(step >= 0 && step <= last_step, "{e} -> {next}");
+            last_step = step;
+            e = next;
+            assert!(i32::from(e) <= SIGNED_HISTORY_MAX);
+        }
+        assert!(
+            i32::from(e) > SIGNED_HISTORY_MAX - 16,
+            "settles near the bound: {e}"
+        );
+        for _ in 0..2000 {
+            e = signed_update(e, -signed_bonus(20));
+            assert!(i32::from(e) >= -SIGNED_HISTORY_MAX - 1);
+        }
+        assert!(i32::from(e) < -SIGNED_HISTORY_MAX + 16, "{e}");
+        // From zero the whole bonus; at the bound a push outwards moves nothing.
+        assert_eq!(signed_update(0, -300), -300);
+        assert_eq!(signed_update(16_384, 1600), 16_384);
+        assert_eq!(lmp_moves(1), 5);
+        assert_eq!(lmp_moves(3), 13);
+    }
+
+    #[test]
+    fn the_sorter_keeps_the_best_moves_in_order_and_buckets_the_rest() {
+        // A pseudo-random stream against a sort: the first slots are the best moves (ties
+        // in stream order), the rest come bucket by bucket.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for n in [0usize, 1, 5, 8, 9, 40, 200] {
+            let mut order = QuietOrder::default();
+            let mut keys = Vec::new();
+            for i in 0..n {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let h = (x % 9000) as i16 - 4500;
+                let h = if i % 7 == 0 { 0 } else { h };
+                keys.push(h);
+                order.push(i as u8, h);
+            }
+            let mut got = Vec::new();
+            order.drain(|i| got.push(i as usize));
+            let mut want: Vec<usize> = (0..n).collect();
+            want.sort_by_key(|&i| (-i32::from(keys[i]), i));
+            let k = n.min(SORTED_QUIETS);
+            assert_eq!(got[..k], want[..k], "{n} moves");
+            let mut rest: Vec<usize> = got[k..].to_vec();
+            assert!(
+                rest.windows(2)
+                    .all(|w| signed_bucket(keys[w[0]]) <= signed_bucket(keys[w[1]])),
+                "{n} moves"
+            );
+            rest.sort();
+            let mut left: Vec<usize> = want[k..].to_vec();
+            left.sort();
+            assert_eq!(rest, left, "every move once");
+        }
+        assert_eq!(signed_bucket(i16::MAX), 0);
+        assert_eq!(signed_bucket(2047), 1);
+        assert_eq!(signed_bucket(1), 3);
+        assert_eq!(signed_bucket(0), 4);
+        assert_eq!(signed_bucket(-512), 5);
+        assert_eq!(signed_bucket(-513), 6);
+        assert_eq!(signed_bucket(i16::MIN), 7);
     }
 
     #[test]

@@ -64,6 +64,8 @@ pub struct Machine {
     killers: [[Move; 2]; MAX_PLY + 1],
     /// The quiet moves' history ([`history_index`]).
     history: Vec<u16>,
+    /// The late-move pruning build's signed history ([`Config::lmp`], [`signed_update`]).
+    signed: Vec<i16>,
     boards: Vec<Board>,
     lists: Vec<MoveList>,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -180,6 +182,7 @@ impl Machine {
             }),
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
             history: vec![0; HISTORY_ENTRIES],
+            signed: vec![0; HISTORY_ENTRIES],
             boards: vec![board; MAX_PLY + 2],
             lists: vec![MoveList::new(); MAX_PLY + 1],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -238,6 +241,7 @@ impl Machine {
         }
         self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
         self.history.fill(0);
+        self.signed.fill(0);
     }
 
     /// Loads the position to search and the boards of the game before it, oldest first
@@ -552,20 +556,33 @@ impl Machine {
             }
         }
         let black = b.side_to_move() == Color::Black;
-        let mut heads = [usize::MAX; BUCKETS];
-        let mut next = [usize::MAX; 256];
-        for (i, m) in list.iter().enumerate() {
-            if is_quiet(*m) && Some(i) != tt_at && !killer_at.contains(&Some(i)) {
-                let h = history_bucket(self.history[history_index(black, *m)]);
-                next[i] = heads[h];
-                heads[h] = i;
+        let lmp = self.config.lmp;
+        if lmp {
+            // The late-move pruning build: the other quiet moves through the insertion
+            // sorter as they stream, by their signed history.
+            let mut quiets = QuietOrder::default();
+            for (i, m) in list.iter().enumerate() {
+                if is_quiet(*m) && Some(i) != tt_at && !killer_at.contains(&Some(i)) {
+                    quiets.push(i as u8, self.signed[history_index(black, *m)]);
+                }
             }
-        }
-        for head in heads {
-            let mut i = head;
-            while i != usize::MAX {
-                push(i);
-                i = next[i];
+            quiets.drain(|i| push(usize::from(i)));
+        } else {
+            let mut heads = [usize::MAX; BUCKETS];
+            let mut next = [usize::MAX; 256];
+            for (i, m) in list.iter().enumerate() {
+                if is_quiet(*m) && Some(i) != tt_at && !killer_at.contains(&Some(i)) {
+                    let h = history_bucket(self.history[history_index(black, *m)]);
+                    next[i] = heads[h];
+                    heads[h] = i;
+                }
+            }
+            for head in heads {
+                let mut i = head;
+                while i != usize::MAX {
+                    push(i);
+                    i = next[i];
+                }
             }
         }
         let static_eval = requested.map(|(score, done)| {
@@ -598,6 +615,12 @@ impl Machine {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Move::NULL;
+        // Late-move pruning below the PV, with a knight, bishop, rook or queen to move: from
+        // the move at which it starts, only quiet moves that give check are searched.
+        let lmp_here = lmp && !pv_node && stream::piece_sets(&b) > 0;
+        let mut pruning = false;
+        // The order's positions searched (the malus of a quiet cutoff walks them).
+        let mut made = [false; 256];
         // Moves are searched in order until one is passed over: `searched` counts them.
         for (searched, &i) in (0u32..).zip(&order[..n]) {
             let m = self.lists[ply][i as usize];
@@ -607,6 +630,16 @@ impl Machine {
             if futile && searched > 0 && is_quiet(m) && !killers.contains(&m) {
                 break;
             }
+            if lmp_here && is_quiet(m) && searched > 0 && !b.gives_check(m) {
+                if pruning {
+                    continue;
+                }
+                if best > -MATE_BOUND && searched + 1 > lmp_moves(depth) {
+                    pruning = true;
+                    continue;
+                }
+            }
+            made[searched as usize] = true;
             self.make(ply, m, true);
             let gives_check = self.boards[ply + 1].in_check();
             let next = depth - 1 + i32::from(gives_check);
@@ -657,8 +690,12 @@ impl Machine {
                             if self.killers[ply][0] != m {
                                 self.killers[ply] = [m, self.killers[ply][0]];
                             }
-                            let h = &mut self.history[history_index(black, m)];
-                            *h = (*h + history_bonus(depth)).min(HISTORY_MAX);
+                            if lmp {
+                                self.signed_cutoff(ply, &order[..=searched as usize], &made, depth);
+                            } else {
+                                let h = &mut self.history[history_index(black, m)];
+                                *h = (*h + history_bonus(depth)).min(HISTORY_MAX);
+                            }
                         }
                         break;
                     }
@@ -681,6 +718,25 @@ impl Machine {
         }
         self.step(Part::Sequencer, TT_WRITE_CLOCKS);
         best
+    }
+
+    /// A quiet cutoff in the late-move pruning build, by the last move of `order` (the
+    /// order's positions up to it, `made` those searched): the signed history walks the
+    /// positions, one a clock, the cutoff's move moved up by [`signed_bonus`] and every
+    /// other quiet move searched moved down by as much.
+    fn signed_cutoff(&mut self, ply: usize, order: &[u8], made: &[bool; 256], depth: i32) {
+        let b = &self.boards[ply];
+        let black = b.side_to_move() == Color::Black;
+        let bonus = signed_bonus(depth);
+        let last = order.len() - 1;
+        for (at, &i) in order.iter().enumerate() {
+            let m = self.lists[ply][usize::from(i)];
+            if made[at] && is_quiet(m) {
+                let e = &mut self.signed[history_index(black, m)];
+                *e = signed_update(*e, if at == last { bonus } else { -bonus });
+            }
+        }
+        self.step(Part::Sequencer, order.len() as u64);
     }
 
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
@@ -810,9 +866,12 @@ impl Machine {
         self.e_ready = LOAD_CLOCKS;
         self.check_at = LOAD_CLOCKS;
         self.hashes.truncate(self.game_hashes + 1);
-        // The history halved, an entry a clock, before the root's GEN.
-        self.history.iter_mut().for_each(|h| *h /= 2);
-        self.step(Part::Sequencer, AGE_CLOCKS);
+        // The history halved, an entry a clock, before the root's GEN (the late-move pruning
+        // build's signed history is kept within its bound by gravity instead).
+        if !self.config.lmp {
+            self.history.iter_mut().for_each(|h| *h /= 2);
+            self.step(Part::Sequencer, AGE_CLOCKS);
+        }
         let root = self.boards[0];
         let n = self.generate(0, false);
         let mut report = Report {
