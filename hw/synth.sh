@@ -27,7 +27,7 @@ cd "$(dirname "$0")"
 OUT=synth/out
 mkdir -p "$OUT"
 if [ -n "${YOWASP_VENV:-}" ]; then PATH="$YOWASP_VENV/bin:$PATH"; fi
-MOVEGEN="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/estuary_movegen.v"
+MOVEGEN="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/check_flags.v movegen/estuary_movegen.v"
 HOST="host/uart_rx.v host/uart_tx.v host/frame_rx.v host/position_check.v host/reply_tx.v host/estuary_host.v"
 EVALUNIT="evalunit/dup_reg.v evalunit/piece_map.v evalunit/acc_unit.v evalunit/matrix_unit.v evalunit/estuary_evalunit.v"
 case "${UNIT:=movegen}" in

@@ -6,6 +6,7 @@
 //                |                              |   castling          +-> move_stream -> moves
 //                +-> enemy_attacks (fill) ------+                     |   selector, fetch,
 //                +-> piece_sets (one piece a clock, 4 stages) --------+   queue, emitter
+//                +-> check_flags (fills from their king) -> move_check, with each move
 //
 // Commands (cmd, with cmd_addr / cmd_data), accepted when `ready`:
 //   1 LOAD   write load word cmd_addr (see board_state)   2 MAKE    cmd_data = make word
@@ -30,6 +31,8 @@ module estuary_movegen (
     output wire        in_check,
     output wire        move_valid,
     output wire [15:0] move,
+    output wire        move_check,     // with `move`: it gives check (check_flags: exact for
+                                       // quiet moves, castling always flagged)
     output wire        gen_done,
     output wire [7:0]  move_count,     // count-only GEN: the number of legal moves, with gen_done
     output wire [11:0] next_squares,   // the squares of the move on `move` next clock, if any
@@ -124,6 +127,10 @@ module estuary_movegen (
         .move_valid(move_valid), .move(move), .done(gen_done), .count(move_count),
         .next_squares(next_squares),
         .release_next(release_next));
+
+    check_flags checks (
+        .clk(clk), .seed(start1), .kinds(kinds), .colors(colors), .side(side),
+        .squares(next_squares), .gives_check(move_check));
 
     // Ready again with gen_done.
     always @(posedge clk) begin

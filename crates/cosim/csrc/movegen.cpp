@@ -11,6 +11,8 @@ constexpr int kAnalysisLatency = 10;
 
 struct Sim : Clocked<Vmovegen> {
     int settle = 0;   // clocks until in_check describes the last command's board
+    uint8_t checks[256] = {};   // the last generate's move_check flags
+    uint32_t n_checks = 0;
     void tick() {
         Clocked::tick();
         if (settle > 0) --settle;
@@ -59,10 +61,12 @@ int32_t estuary_movegen_generate(void* h, int captures_only, uint16_t* out, uint
         s->tick();
         if (s->top->move_valid) {
             if (n < cap) out[n] = s->top->move;
+            if (n < 256) s->checks[n] = s->top->move_check;
             ++n;
         }
         if (s->top->gen_done) {
             *cycles = s->cycles - start;
+            s->n_checks = n < 256 ? n : 256;
             return static_cast<int32_t>(n);
         }
     }
@@ -92,6 +96,15 @@ int estuary_movegen_in_check(void* h) {
     s->top->cmd_valid = 0;
     while (s->settle > 0) s->tick();
     return s->top->in_check;
+}
+
+// The last generate's gives-check flags, one a move in stream order: writes up to `cap`,
+// returns how many there are.
+uint32_t estuary_movegen_checks(void* h, uint8_t* out, uint32_t cap) {
+    Sim* s = static_cast<Sim*>(h);
+    uint32_t n = s->n_checks < cap ? s->n_checks : cap;
+    for (uint32_t i = 0; i < n; ++i) out[i] = s->checks[i];
+    return n;
 }
 
 uint64_t estuary_movegen_cycles(void* h) { return static_cast<Sim*>(h)->cycles; }

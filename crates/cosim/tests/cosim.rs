@@ -1,9 +1,10 @@
 //! Co-simulation: the verilated move generator against the Rust model at every node of perft
 //! trees. At each node the hardware, driven only by its own make/unmake words, must produce the
 //! same move set (and count) as `Board::generate` in both modes (all, captures-only), report the
-//! same in-check flag, and stream its moves in exactly the order and clocks of the Rust model
-//! of its stream (`hw::movegen::stream`: captures first in MVV-LVA order, then promotion
-//! pushes, then quiet moves). Leaf counts are checked against the EPD files too, and the
+//! same in-check flag, flag the quiet moves that give check (`Board::gives_check`), and
+//! stream its moves in exactly the order and clocks of the Rust model of its stream
+//! (`hw::movegen::stream`: captures first in MVV-LVA order, then promotion pushes, then quiet
+//! moves). Leaf counts are checked against the EPD files too, and the
 //! clocks per generate are tallied.
 //!
 //! Depths (kept small so CI stays within minutes on two cores): depth 3 on every position of
@@ -45,6 +46,8 @@ struct Tally {
     capture_cycles: u64,
     capture_moves: u64,
     count_cycles: u64,
+    /// Quiet moves flagged as giving check (castling aside).
+    checks: u64,
 }
 
 fn sorted(l: &MoveList) -> Vec<u16> {
@@ -87,6 +90,19 @@ fn check_node(dev: &mut RtlDevice, tally: &mut Tally) {
             model.as_slice(),
             "{fen} {mode:?}: stream order (hardware, then model)"
         );
+        // The gives-check flag of every quiet move (castling flagged always).
+        let flags = dev.sim().check_flags();
+        assert_eq!(flags.len(), hw.len(), "{fen}: a flag a move");
+        for (m, flag) in hw.iter().zip(&flags) {
+            if !m.is_capture() && m.promotion().is_none() {
+                assert_eq!(
+                    *flag,
+                    stream::quiet_check_flag(&b, *m),
+                    "{fen}: gives-check flag of {m:?}"
+                );
+                tally.checks += u64::from(*flag && !m.is_castle());
+            }
+        }
         // One move per clock after the start-up, which builds the sets of the knights,
         // bishops, rooks and queens one a clock: the clocks the README quotes, exactly (the
         // search machine's model counts on them).
@@ -165,13 +181,15 @@ fn run_suite(name: &str, text: &str, every: usize, max_depth: u32) {
     }
     eprintln!(
         "{name} (every {every}, depth <= {max_depth}): {positions} positions, {} nodes compared in both modes; all: {:.2} clocks/generate, \
-         {:.3} moves/clock; captures: {:.2} clocks/generate, {:.3} moves/clock; count-only: {:.2} clocks/count",
+         {:.3} moves/clock; captures: {:.2} clocks/generate, {:.3} moves/clock; count-only: {:.2} clocks/count; \
+         {} quiet checks flagged",
         tally.nodes,
         tally.all_cycles as f64 / tally.nodes as f64,
         tally.all_moves as f64 / tally.all_cycles as f64,
         tally.capture_cycles as f64 / tally.nodes as f64,
         tally.capture_moves as f64 / tally.capture_cycles as f64,
         tally.count_cycles as f64 / (2 * tally.nodes) as f64,
+        tally.checks,
     );
 }
 

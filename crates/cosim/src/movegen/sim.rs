@@ -22,6 +22,7 @@ mod ffi {
         pub fn estuary_movegen_count(h: *mut c_void, captures_only: i32, cycles: *mut u64) -> i32;
         pub fn estuary_movegen_in_check(h: *mut c_void) -> i32;
         pub fn estuary_movegen_cycles(h: *mut c_void) -> u64;
+        pub fn estuary_movegen_checks(h: *mut c_void, out: *mut u8, cap: u32) -> u32;
     }
 }
 
@@ -146,6 +147,20 @@ impl Sim {
         }
         #[cfg(not(verilated))]
         false
+    }
+
+    /// The gives-check flags (`move_check`) of the moves of the last generate, in stream
+    /// order.
+    pub fn check_flags(&self) -> Vec<bool> {
+        #[cfg(verilated)]
+        {
+            let mut buf = [0u8; 256];
+            // SAFETY: the handle is live; buf has room for the 256 the harness may write.
+            let n = unsafe { ffi::estuary_movegen_checks(self.handle, buf.as_mut_ptr(), 256) };
+            buf[..n as usize].iter().map(|&c| c != 0).collect()
+        }
+        #[cfg(not(verilated))]
+        Vec::new()
     }
 
     /// Clock cycles since reset.

@@ -630,7 +630,7 @@ impl Machine {
             if futile && searched > 0 && is_quiet(m) && !killers.contains(&m) {
                 break;
             }
-            if lmp_here && is_quiet(m) && searched > 0 && !b.gives_check(m) {
+            if lmp_here && is_quiet(m) && searched > 0 && !stream::quiet_check_flag(&b, m) {
                 if pruning {
                     continue;
                 }

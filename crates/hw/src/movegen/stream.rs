@@ -63,6 +63,13 @@ pub fn generate_clocks(b: &Board, moves: u64) -> u64 {
     }
 }
 
+/// The generator's gives-check flag of quiet move `m` of `b` (hw/movegen/check_flags.v):
+/// whether it checks, castling always flagged. The search machine's late-move pruning never
+/// passes over a quiet move with the flag (the flag is exact only for quiet moves).
+pub fn quiet_check_flag(b: &Board, m: Move) -> bool {
+    m.is_castle() || b.gives_check(m)
+}
+
 /// The move's place in the stream of `b`: phase, source, destination and promotion, packed
 /// so that the stream is in ascending order of it.
 pub fn stream_key(b: &Board, m: Move) -> u32 {
