@@ -50,6 +50,7 @@ module chip_core #(
     input  wire         clear,
     input  wire         cfg_null,
     input  wire         cfg_lmr,
+    input  wire         cfg_lmp,
     input  wire [9:0]   cfg_tt_clocks,
     input  wire         cfg_tt_ext,
     input  wire [7:0]   game_len,
@@ -99,6 +100,7 @@ module chip_core #(
     wire [31:0] s_gd, s_ed;
     wire        g_mv, g_done;
     wire [15:0] g_move;
+    wire        g_move_check;
     wire [63:0] g_enemy;
     wire [7:0]  g_count;
     wire [11:0] g_next;
@@ -134,6 +136,7 @@ module chip_core #(
         .cmd_valid(drive ? s_gv : h_gcmd_valid), .cmd(drive ? s_gc : h_gcmd),
         .cmd_addr(drive ? 5'd0 : h_gcmd_addr), .cmd_data(drive ? s_gd : h_gcmd_data),
         .ready(g_ready), .in_check(g_in_check), .move_valid(g_mv), .move(g_move),
+        .move_check(g_move_check),
         .gen_done(g_done), .move_count(g_count), .enemy_map(g_enemy),
         .next_squares(g_next), .many_checks(g_many_checks));
 
@@ -182,7 +185,7 @@ module chip_core #(
     sequencer #(.TT_BITS(TT_BITS), .TT_EXT(TT_EXT), .EXT_BITS(EXT_BITS)) seq (
         .clk(clk), .rst(rst_s),
         .go(go), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
-        .stop(stop), .clear(clear), .cfg_null(cfg_null), .cfg_lmr(cfg_lmr),
+        .stop(stop), .clear(clear), .cfg_null(cfg_null), .cfg_lmr(cfg_lmr), .cfg_lmp(cfg_lmp),
         .cfg_tt_clocks(cfg_tt_clocks), .cfg_tt_ext(cfg_tt_ext), .game_len(game_len), .hist_we(hist_we),
         .hist_addr(hist_addr), .hist_data(hist_data), .busy(busy), .clearing(clearing), .started(started),
         .report(report),
@@ -191,7 +194,7 @@ module chip_core #(
         .done(done), .best_move(best_move), .stopped(stopped), .nodes(nodes), .qnodes(qnodes),
         .now(now), .overflow(overflow),
         .g_ready(g_ready), .g_in_check(g_in_check), .g_move_valid(g_mv), .g_move(g_move),
-        .g_done(g_done), .g_enemy(g_enemy), .g_next_sq(g_next),
+        .g_done(g_done), .g_enemy(g_enemy), .g_next_sq(g_next), .g_move_check(g_move_check),
         .g_cmd_valid(s_gv), .g_cmd(s_gc), .g_cmd_data(s_gd),
         .e_ready(e_ready), .e_result_valid(e_rv), .e_score(e_score),
         .e_cmd_valid(s_ev), .e_cmd(s_ec), .e_cmd_data(s_ed),

@@ -38,6 +38,7 @@ module estuary_chip #(
     input  wire         stop_pin,
     input  wire         cfg_null,
     input  wire         cfg_lmr,
+    input  wire         cfg_lmp,        // the late-move pruning build (not the board's yet)
     input  wire [9:0]   cfg_tt_clocks,
     output wire         searching,
     output wire         loaded_any,
@@ -166,7 +167,7 @@ module estuary_chip #(
         .h_mload(l_mload), .h_position(position), .m_busy(m_busy), .m_hash(m_hash),
         .go(go_r), .lim_depth(lim_depth), .lim_nodes(lim_nodes), .lim_clocks(lim_clocks),
         .stop(stop_held || pin_sync[2]), .clear(clear_strobe || boot_clear),
-        .cfg_null(cfg_null), .cfg_lmr(cfg_lmr), .cfg_tt_clocks(cfg_tt_clocks),
+        .cfg_null(cfg_null), .cfg_lmr(cfg_lmr), .cfg_lmp(cfg_lmp), .cfg_tt_clocks(cfg_tt_clocks),
         .cfg_tt_ext(TT_EXT != 0), .game_len(game_len), .hist_we(l_hwe), .hist_addr(l_hwa), .hist_data(l_hwd),
         .busy(seq_busy), .clearing(clearing), .report(report), .rep_depth(s_depth), .rep_score(s_score),
         .rep_nodes(s_nodes), .rep_clocks(s_clocks), .rep_pvlen(s_pvlen),

@@ -23,6 +23,13 @@
 //           bucket
 //   qhist   the quiet-move history: 9 bits a side to move, origin and destination, raised
 //           by depth^2 at a quiet move's beta cutoff
+//   tried   (cfg_lmp) the quiet moves each node on the path has made
+//
+// cfg_lmp, the late-move pruning build (docs/chip.md): the history signed (16 bits), moved
+// with gravity at a quiet cutoff for every quiet move tried (HWALK), never halved; the quiet
+// moves through an 8-slot insertion sorter as they stream, the moves it lets go into 8
+// signed buckets; below the PV the quiet moves that do not give check (the generator's
+// move_check) passed over from position 4 + depth^2 on.
 //   lmr_rom the late-move reductions by depth and move number (gen/chip_lmr_rom.vh)
 //   roots   the root's moves, best first
 //   pv      a row a ply (rows 1..63); the root's row in `pv0`, read by the host
@@ -49,6 +56,7 @@ module sequencer #(
     input  wire         clear,
     input  wire         cfg_null,
     input  wire         cfg_lmr,
+    input  wire         cfg_lmp,        // the late-move pruning build (docs/chip.md)
     input  wire [9:0]   cfg_tt_clocks,
     input  wire         cfg_tt_ext,
     input  wire [7:0]   game_len,
@@ -81,6 +89,7 @@ module sequencer #(
     input  wire         g_done,
     input  wire [63:0]  g_enemy,
     input  wire [11:0]  g_next_sq,
+    input  wire         g_move_check,   // with g_move: it gives check (check_flags.v)
     output reg          g_cmd_valid,
     output reg  [2:0]   g_cmd,
     output reg  [31:0]  g_cmd_data,
@@ -124,22 +133,22 @@ module sequencer #(
     localparam [3:0] IN_CHECK_WAIT = 4'd10;    // the flag is read 11 clocks after a command
 
     // ---- states ----------------------------------------------------------------------------
-    localparam [4:0]
-        S_IDLE = 5'd0, S_CLEAR = 5'd1, S_RGEN = 5'd2, S_RSTREAM = 5'd3, S_ITER = 5'd4,
-        S_WSTART = 5'd5, S_RNEXT1 = 5'd6, S_RNEXT2 = 5'd7, S_RMAKE = 5'd8, S_ENTRY = 5'd9,
-        S_WAITCHK = 5'd10, S_WAITRT = 5'd11, S_GEN = 5'd12, S_STREAM = 5'd13, S_POSTGEN = 5'd14,
-        S_AGE = 5'd15,
-        S_QEV = 5'd16, S_LEAF = 5'd17, S_NULLMK = 5'd18, S_NEXT1 = 5'd19,
-        S_NEXT2 = 5'd20, S_MAKE = 5'd21, S_UNMAKE = 5'd22, S_RET1 = 5'd23, S_RET2 = 5'd24,
-        S_PVC = 5'd25, S_TTW = 5'd26, S_ROT = 5'd27, S_ROTW = 5'd28, S_FINISH = 5'd29,
-        S_WEND = 5'd30, S_ITEREND = 5'd31;
+    localparam [5:0]
+        S_IDLE = 6'd0, S_CLEAR = 6'd1, S_RGEN = 6'd2, S_RSTREAM = 6'd3, S_ITER = 6'd4,
+        S_WSTART = 6'd5, S_RNEXT1 = 6'd6, S_RNEXT2 = 6'd7, S_RMAKE = 6'd8, S_ENTRY = 6'd9,
+        S_WAITCHK = 6'd10, S_WAITRT = 6'd11, S_GEN = 6'd12, S_STREAM = 6'd13, S_POSTGEN = 6'd14,
+        S_AGE = 6'd15,
+        S_QEV = 6'd16, S_LEAF = 6'd17, S_NULLMK = 6'd18, S_NEXT1 = 6'd19,
+        S_NEXT2 = 6'd20, S_MAKE = 6'd21, S_UNMAKE = 6'd22, S_RET1 = 6'd23, S_RET2 = 6'd24,
+        S_PVC = 6'd25, S_TTW = 6'd26, S_ROT = 6'd27, S_ROTW = 6'd28, S_FINISH = 6'd29,
+        S_WEND = 6'd30, S_ITEREND = 6'd31, S_HWALK = 6'd32;
     // What a node does when its child returns.
     localparam [2:0] ST_FIRST = 3'd0, ST_NWR = 3'd1, ST_NW = 3'd2, ST_FULL = 3'd3,
                      ST_NULL = 3'd4;
     // After a PV copy.
     localparam [1:0] PV_NEXT = 2'd0, PV_TTW = 2'd1, PV_RET = 2'd2, PV_ROOT = 2'd3;
 
-    reg [4:0] state;
+    reg [5:0] state;
     assign busy = state != S_IDLE;
     assign clearing = state == S_CLEAR;
 
@@ -157,11 +166,18 @@ module sequencer #(
     reg [63:0] f_heads;                // the buckets' first quiet moves (8'hff: empty), 0 best
     reg [7:0]  f_qcur;                 // the next quiet move to search, and its bucket
     reg [2:0]  f_qb;
-    localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 4 + 5 + 64 + 64 + 8 + 3;
+    // The late-move pruning build (cfg_lmp): the sorter's moves (list indices, best first)
+    // and how many; the killers' gives-check flags; pruning started; the quiet moves tried.
+    reg [63:0] f_sidx;
+    reg [3:0]  f_ns;
+    reg        f_k0c, f_k1c, f_lmp;
+    reg [7:0]  f_ntried;
+    localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 4 + 5 + 64 + 64 + 8 + 3
+                  + 64 + 4 + 3 + 8;
     wire [FW-1:0] f_pack = {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0,
         f_k1, f_move, f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf,
         f_k0f, f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
-        f_qcur, f_qb};
+        f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried};
 
     reg [6:0] ply;
     reg [FW-1:0] stack [0:63];
@@ -199,34 +215,82 @@ module sequencer #(
     // move the generator gives next clock), at the cutoff move's in RET1, at the walk's
     // entry in AGE; written a clock after RET2's cutoff, and behind the walk (CLEAR: zero,
     // GO: halved).
-    reg [8:0]  qhist [0:8191];
-    reg [8:0]  qh_q;
+    // With cfg_lmp the entries are signed, 16 bits (hw::chip::signed_update), walked at a
+    // quiet cutoff (HWALK) and never halved; without it they are the low 9 bits.
+    reg [15:0] qhist [0:8191];
+    reg [15:0] qh_q;
     reg [12:0] age_i;
     reg        qh_wr, age_wv, age_zero;
     reg [12:0] qh_wa;
-    reg [8:0]  qh_wd;
+    reg [15:0] qh_wd;
     reg [11:0] qh_bonus;
     reg        r_black;                // Black to move at the root
     wire       stm = r_black ^ ply[0];
+    // The walk (HWALK): the quiet moves tried at the node, read from `tried` a clock a move.
+    reg [15:0] tried [0:(1 << LIST_BITS) - 1];
+    reg [15:0] tried_q;
+    reg [8:0]  hw_k;                   // the walk's clock
+    reg        hw_v1, hw_v2, hw_last1, hw_last2, hw_pend;
+    reg [12:0] hw_a2;
+    reg signed [15:0] hw_e;            // stage 3: the entry, its product, the move's sign
+    reg signed [27:0] hw_p;
+    reg        hw_v3, hw_last3;
+    reg [12:0] hw_a3;
+    reg [10:0] hw_b;                   // the cutoff's bonus, min(16 d^2 + 32 d, 1600)
     wire [12:0] qh_ra = (state == S_AGE || state == S_CLEAR) ? age_i
-                      : state == S_RET1 ? {stm, f_move[11:0]} : {stm, g_next_sq};
-    // One write port: the walk's or the cutoff's (never in the same clock).
+                      : state == S_RET1 ? {stm, f_move[11:0]}
+                      : state == S_HWALK ? {stm, tried_q[11:0]} : {stm, g_next_sq};
+    // One write port: the age walk's, the cutoff's or the signed walk's (never together).
     wire       qh_we = age_wv || qh_wr;
-    wire [8:0] qh_wdata = !age_wv ? qh_wd : age_zero ? 9'd0 : {1'b0, qh_q[8:1]};
+    wire [15:0] qh_wdata = !age_wv ? qh_wd : age_zero ? 16'd0 : {7'd0, 1'b0, qh_q[8:1]};
     always @(posedge clk) begin
         qh_q <= qhist[qh_ra];
         if (qh_we) qhist[qh_wa] <= qh_wdata;
     end
+    // The gravity of a signed entry moved by +-b: e + d - e |d| / 16384, the division
+    // rounding towards zero (16,383 added to a negative product before the shift).
+    wire signed [27:0] hw_pr = hw_p + (hw_p < 0 ? 28'sd16383 : 28'sd0);
+    wire signed [17:0] hw_delta = hw_last3 ? $signed({7'd0, hw_b}) : -$signed({7'd0, hw_b});
+    wire signed [17:0] hw_new = $signed({{2{hw_e[15]}}, hw_e}) + hw_delta - (hw_pr >>> 14);
     // The bucket of the streaming move (`qh_q` is its entry): 0 from 128 up, 7 for 0 and 1.
-    wire [2:0] q_bucket = qh_q[8] || qh_q[7] ? 3'd0 : qh_q[6] ? 3'd1 : qh_q[5] ? 3'd2
+    wire [2:0] q_bucket_u = qh_q[8] || qh_q[7] ? 3'd0 : qh_q[6] ? 3'd1 : qh_q[5] ? 3'd2
                         : qh_q[4] ? 3'd3 : qh_q[3] ? 3'd4 : qh_q[2] ? 3'd5 : qh_q[1] ? 3'd6
                         : 3'd7;
-    wire [12:0] qh_sum = {4'd0, qh_q} + {1'b0, qh_bonus};
-    // The heads with the streaming move (index f_nq) in front of its bucket's list.
+    wire [12:0] qh_sum = {4'd0, qh_q[8:0]} + {1'b0, qh_bonus};
+
+    // ---- the late-move pruning build's order: an insertion sorter of 8 slots as the quiet
+    // moves stream, by their signed entry (a move behind equal ones); the move it lets go
+    // (the new one, or the last slot's when full) in front of its signed bucket's list ----
+    reg signed [15:0] sk [0:7];        // the slots' keys (the indices are the frame's f_sidx)
+    wire signed [15:0] st_key = qh_q;
+    reg  [7:0]  ge;                    // slot k filled and its key >= the new one's
+    reg  [3:0]  ins_at;
+    integer sj, sl;
+    always @* begin
+        for (sj = 0; sj < 8; sj = sj + 1)
+            ge[sj] = sj < f_ns && sk[sj] >= st_key;
+        ins_at = 4'd0;
+        for (sj = 0; sj < 8; sj = sj + 1)
+            if (ge[sj]) ins_at = sj[3:0] + 4'd1;
+    end
+    // Full: the new move goes (ins_at 8) or the last slot's does.
+    wire        ev_out = f_ns == 4'd8;
+    wire [7:0]  ev_idx = ins_at == 4'd8 ? f_nq : f_sidx[56 +: 8];
+    wire signed [15:0] ev_key = ins_at == 4'd8 ? st_key : sk[7];
+    function [2:0] signed_bucket(input signed [15:0] h);
+        signed_bucket = h >= 16'sd2048 ? 3'd0 : h >= 16'sd512 ? 3'd1 : h >= 16'sd128 ? 3'd2
+                      : h > 16'sd0 ? 3'd3 : h == 16'sd0 ? 3'd4 : h >= -16'sd512 ? 3'd5
+                      : h >= -16'sd2048 ? 3'd6 : 3'd7;
+    endfunction
+    // The bucket a quiet move's list link goes into, and the move: the streaming move's
+    // (without cfg_lmp), or the one the sorter lets go.
+    wire [2:0] q_bucket = cfg_lmp ? signed_bucket(ev_key) : q_bucket_u;
+    wire [7:0] q_link = cfg_lmp ? ev_idx : f_nq;
+    // The heads with that move in front of its bucket's list.
     reg  [63:0] heads_in;
     integer hb;
     always @* for (hb = 0; hb < 8; hb = hb + 1)
-        heads_in[8 * hb +: 8] = q_bucket == hb[2:0] ? f_nq : f_heads[8 * hb +: 8];
+        heads_in[8 * hb +: 8] = q_bucket == hb[2:0] ? q_link : f_heads[8 * hb +: 8];
     // Late-move reductions by depth and move number, read in NEXT1 for NEXT2.
     reg [3:0]  lmr_rom [0:4095];
     initial begin
@@ -259,11 +323,17 @@ module sequencer #(
 
     // ---- move lists -------------------------------------------------------------------------
     reg [15:0] caps [0:(1 << LIST_BITS) - 1];
-    reg [23:0] quiets [0:(1 << LIST_BITS) - 1];     // {the next in its bucket, the move}
+    // The quiet moves, {gives check, the move}, and each one's next in its bucket: two RAMs,
+    // since the sorter (cfg_lmp) links a move other than the one streaming in.
+    reg [16:0] qmove [0:(1 << LIST_BITS) - 1];
+    reg [7:0]  qnext [0:(1 << LIST_BITS) - 1];
     reg [15:0] caps_q;
-    reg [23:0] quiets_q;
+    reg [16:0] qmove_q;
+    reg [7:0]  qnext_q;
+    wire [24:0] quiets_q = {qmove_q[16], qnext_q, qmove_q[15:0]};
     // The current node's position `p` in its order: the table's move, the captures, the
-    // killers found, the quiet moves (bucket by bucket, each a linked list).
+    // killers found, the quiet moves (with cfg_lmp the sorter's first, then bucket by bucket,
+    // each a linked list).
     wire [7:0] n_kill = {7'd0, f_k0f} + {7'd0, f_k1f};
     wire [7:0] n_total = {7'd0, f_ttf} + f_ncaps + n_kill + f_nq;
     function [2:0] src_of(input [7:0] p);      // 0 tt, 1 caps, 2 k0, 3 k1, 4 quiets
@@ -296,11 +366,23 @@ module sequencer #(
     wire        q_chain = quiets_q[23:16] != 8'hff;
     wire [7:0]  q_after = q_chain ? quiets_q[23:16] : q_later[10:3];
     wire [2:0]  q_after_b = q_chain ? f_qb : q_later[2:0];
-    wire [7:0]  rd_qidx = state == S_POSTGEN ? q_first[10:3]
-                        : (state == S_NEXT2 && cur_src == 3'd4) ? q_after : f_qcur;
+    // The quiet moves' part of the order: where it starts, the sorter's slots, then the
+    // buckets. The move at the next position (NEXT2 reads it ahead) and at the first.
+    wire [7:0]  q_start = {7'd0, f_ttf} + f_ncaps + n_kill;
+    wire [7:0]  jn = f_pos + 8'd1 - q_start;           // the next position's quiet number
+    wire        cur_slot = cur_src == 3'd4 && f_pos - q_start < {4'd0, f_ns};
+    wire        cur_bucket = cur_src == 3'd4 && !cur_slot;
+    wire [7:0]  q_next_idx = cur_bucket ? q_after
+                           : (f_pos + 8'd1 >= q_start && jn < {4'd0, f_ns}) ? f_sidx[8 * jn[2:0] +: 8]
+                           : q_first[10:3];
+    wire [2:0]  q_next_b = cur_bucket ? q_after_b : q_first[2:0];
+    wire [7:0]  q_init_idx = f_ns != 4'd0 ? f_sidx[7:0] : q_first[10:3];
+    wire [7:0]  rd_qidx = state == S_POSTGEN ? q_init_idx
+                        : state == S_NEXT2 ? q_next_idx : f_qcur;
     always @(posedge clk) begin
         caps_q   <= caps[f_cbase + {{(LIST_BITS - 8){1'b0}}, rd_cidx}];
-        quiets_q <= quiets[f_qbase + {{(LIST_BITS - 8){1'b0}}, rd_qidx}];
+        qmove_q  <= qmove[f_qbase + {{(LIST_BITS - 8){1'b0}}, rd_qidx}];
+        qnext_q  <= qnext[f_qbase + {{(LIST_BITS - 8){1'b0}}, rd_qidx}];
     end
     // The streaming move into its list (S_STREAM below): a capture or promotion (every move
     // of a quiescence node) not the table's move into `caps`; a quiet move neither the
@@ -315,14 +397,17 @@ module sequencer #(
     wire st_k1 = st_quiet && !st_k0 && g_move == f_k1;
     wire caps_we = st_move && st_cap && !st_tt;
     wire quiets_we = st_quiet && !st_k0 && !st_k1;
+    // A link written: the streaming quiet move's (without cfg_lmp), or the one the sorter
+    // lets go, at its own entry.
+    wire qnext_we = quiets_we && (!cfg_lmp || ev_out);
     // The lists' next free entries: where the streaming move goes, and the child's bases.
     wire [LIST_BITS - 1:0] caps_wa = f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps};
     wire [LIST_BITS - 1:0] quiets_wa = f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq};
     always @(posedge clk) begin
         if (caps_we) caps[caps_wa] <= g_move;
-        if (quiets_we)
-            quiets[quiets_wa] <=
-                {f_heads[8 * q_bucket +: 8], g_move};
+        if (quiets_we) qmove[quiets_wa] <= {g_move_check, g_move};
+        if (qnext_we)
+            qnext[f_qbase + {{(LIST_BITS - 8){1'b0}}, q_link}] <= f_heads[8 * q_bucket +: 8];
     end
     wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q
                          : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : quiets_q[15:0];
@@ -438,7 +523,12 @@ module sequencer #(
     // The move chosen, registered at the first of its two clocks (the RAM's output is held
     // through both): the second clock decides on the register, not on the RAM.
     reg  [15:0] mv_r;
-    always @(posedge clk) mv_r <= cur_move;
+    reg         mv_chk;                 // its gives-check flag (quiet moves only)
+    always @(posedge clk) begin
+        mv_r <= cur_move;
+        mv_chk <= cur_src == 3'd4 ? quiets_q[24] : cur_src == 3'd2 ? f_k0c
+                : cur_src == 3'd3 ? f_k1c : 1'b1;
+    end
     wire is_killer = mv_r == f_k0 || mv_r == f_k1;
     wire [2:0] att_kind = m_from_code[2:0] - 3'd1, vic_kind = m_to_code[2:0] - 3'd1;
     function signed [17:0] victim_cp(input [2:0] k);
@@ -463,6 +553,19 @@ module sequencer #(
                  && ((f_eval + victim_cp(vic_kind) + 18'sd200 <= f_alpha)
                   || (rank_of(att_kind) > rank_of(vic_kind) && f_att[mv_r[11:6]]));
     wire s_skip = f_futile && f_searched != 8'd0 && quiet(mv_r) && !is_killer;
+    // Late-move pruning (cfg_lmp): below the PV, with a piece to move, a quiet move that
+    // does not give check, from position 4 + depth^2 of the order on once a move has scored
+    // above a mated score (hw::chip::lmp_moves).
+    wire [12:0] lmp_at = 13'd4 + {7'd0, f_depth[5:0]} * {7'd0, f_depth[5:0]};
+    wire lmp_quiet = cfg_lmp && !f_q && !f_pv && m_has_pieces && quiet(mv_r) && !mv_chk
+                  && f_pos != 8'd0;
+    wire lmp_start = f_best > -MATE_BOUND && {5'd0, f_pos} + 13'd1 > lmp_at;
+    wire lmp_skip = lmp_quiet && (f_lmp || lmp_start);
+    // The quiet moves made, into the walk's list as each is first made (NEXT2 into MAKE).
+    wire tried_we = state == S_NEXT2 && cfg_lmp && !f_q && quiet(mv_r) && !s_skip && !lmp_skip;
+    always @(posedge clk)
+        if (tried_we) tried[f_qbase + {{(LIST_BITS - 8){1'b0}}, f_ntried}] <= mv_r;
+    always @(posedge clk) tried_q <= tried[f_qbase + {{(LIST_BITS - 8){1'b0}}, hw_k[7:0]}];
     wire reduce_cand = cfg_lmr && f_depth >= 8'sd3 && f_searched >= 8'd3 && quiet(mv_r)
                     && !f_check && !is_killer;
     // The table's reduction, a ply less at a PV node, within 1 and depth - 2.
@@ -641,7 +744,8 @@ module sequencer #(
                 r_n <= 8'd0;
                 r_last <= 18'sd0;
                 r_best <= 16'd0;
-                state <= S_AGE;
+                hw_pend <= 1'b0;
+                state <= cfg_lmp ? S_RGEN : S_AGE;
             end
         end
         S_AGE: begin
@@ -731,6 +835,7 @@ module sequencer #(
             f_ttf <= 1'b0; f_k0f <= 1'b0; f_k1f <= 1'b0;
             f_ncaps <= 8'd0; f_nq <= 8'd0;
             f_heads <= {64{1'b1}};
+            f_ns <= 4'd0; f_lmp <= 1'b0; f_ntried <= 8'd0;
             f_evalv <= 1'b0; f_futile <= 1'b0;
             f_ttmove <= 16'd0;
             f_oalpha <= f_alpha;
@@ -794,12 +899,32 @@ module sequencer #(
             // The streaming move (see `caps_we` and `quiets_we`): the table's move and the
             // killers flagged, a capture counted, a quiet move in front of its bucket's list.
             if (st_tt) f_ttf <= 1'b1;
-            if (st_k0) f_k0f <= 1'b1;
-            if (st_k1) f_k1f <= 1'b1;
+            if (st_k0) begin
+                f_k0f <= 1'b1;
+                f_k0c <= g_move_check;
+            end
+            if (st_k1) begin
+                f_k1f <= 1'b1;
+                f_k1c <= g_move_check;
+            end
             if (caps_we) f_ncaps <= f_ncaps + 8'd1;
             if (quiets_we) begin
-                f_heads <= heads_in;
+                if (qnext_we) f_heads <= heads_in;
                 f_nq <= f_nq + 8'd1;
+                if (cfg_lmp && ins_at != 4'd8) begin
+                    // Into the sorter at ins_at, the slots behind it one down.
+                    for (sl = 1; sl < 8; sl = sl + 1)
+                        if (sl[3:0] > ins_at) begin
+                            sk[sl] <= sk[sl - 1];
+                            f_sidx[8 * sl +: 8] <= f_sidx[8 * (sl - 1) +: 8];
+                        end
+                    for (sl = 0; sl < 8; sl = sl + 1)
+                        if (sl[3:0] == ins_at) begin
+                            sk[sl] <= st_key;
+                            f_sidx[8 * sl +: 8] <= f_nq;
+                        end
+                    if (!ev_out) f_ns <= f_ns + 4'd1;
+                end
             end
             // A move into a list's last entry: the lists are full.
             if ((caps_we && &caps_wa) || (quiets_we && &quiets_wa)) overflow <= 1'b1;
@@ -809,7 +934,7 @@ module sequencer #(
             end
         end
         S_POSTGEN: begin
-            f_qcur <= q_first[10:3];
+            f_qcur <= q_init_idx;
             f_qb <= q_first[2:0];
             if (n_total == 8'd0) begin
                 ret <= f_check ? mated : 18'sd0;
@@ -855,13 +980,16 @@ module sequencer #(
         S_NEXT2: begin
             f_move <= mv_r;
             f_pos <= f_pos + 8'd1;
-            if (cur_src == 3'd4) begin
-                f_qcur <= q_after;
-                f_qb <= q_after_b;
-            end
+            f_qcur <= q_next_idx;
+            f_qb <= q_next_b;
+            if (lmp_quiet && lmp_start) f_lmp <= 1'b1;
+            if (tried_we) f_ntried <= f_ntried + 8'd1;
             if (!f_q && s_skip) begin
                 // A quiet move passed over: the rest are quiet moves too, the node ends.
                 state <= S_TTW;
+            end else if (lmp_skip) begin
+                // Late-move pruning: passed over; the node ends after its last move.
+                state <= f_pos + 8'd1 < n_total ? S_NEXT1 : S_TTW;
             end else if (f_q && !f_check && q_futile) begin
                 if (f_pos + 8'd1 < n_total) state <= S_NEXT1;
                 else begin
@@ -894,7 +1022,7 @@ module sequencer #(
             f_beta <= -w_a;
             f_pv <= w_b - w_a > 18'sd1;
             f_cbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : caps_wa;
-            f_qbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : quiets_wa;
+            f_qbase <= ply == 7'd0 ? {LIST_BITS{1'b0}} : quiets_wa + (cfg_lmp ? 3 : 0);
             ply <= ply + 7'd1;
             state <= S_ENTRY;
         end
@@ -906,7 +1034,7 @@ module sequencer #(
                 {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0, f_k1, f_move,
                  f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf, f_k0f,
                  f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
-                 f_qcur, f_qb} <= stk_q;
+                 f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried} <= stk_q;
             state <= S_RET1;
         end
         S_RET1: begin
@@ -974,11 +1102,17 @@ module sequencer #(
                     kill_wa <= ply;
                     kill_wd <= {f_k0, f_move};
                 end
-                if (x_gt_best && x_ge_beta && !f_q && quiet(f_move)) begin
+                if (x_gt_best && x_ge_beta && !f_q && quiet(f_move) && !cfg_lmp) begin
                     qh_wr <= 1'b1;
                     qh_wa <= {stm, f_move[11:0]};
-                    qh_wd <= qh_sum > 13'd511 ? 9'd511 : qh_sum[8:0];
+                    qh_wd <= qh_sum > 13'd511 ? 16'd511 : {7'd0, qh_sum[8:0]};
                 end
+                // With cfg_lmp the signed walk comes before the table's write.
+                hw_pend <= x_gt_best && x_ge_beta && !f_q && quiet(f_move) && cfg_lmp;
+                hw_b <= f_depth >= 8'sd10 ? 11'd1600
+                      : {qh_bonus[6:0], 4'd0} + {f_depth[5:0], 5'd0};
+                hw_k <= 9'd0;
+                hw_v1 <= 1'b0; hw_v2 <= 1'b0; hw_v3 <= 1'b0;
                 // What comes after (and after the PV copy, if any).
                 if (x_gt_best && x_gt_alpha && f_pv) begin
                     pvc_i <= 7'd0;
@@ -989,7 +1123,9 @@ module sequencer #(
                     state <= S_PVC;
                 end else if ((x_gt_best && x_ge_beta) || x_last) begin
                     ret <= nbest;
-                    state <= f_q ? S_UNMAKE : S_TTW;
+                    state <= f_q ? S_UNMAKE
+                           : (x_gt_best && x_ge_beta && quiet(f_move) && cfg_lmp) ? S_HWALK
+                           : S_TTW;
                 end else state <= S_NEXT1;
             end
         end
@@ -1001,12 +1137,35 @@ module sequencer #(
                 pvlen[ply] <= pvc_n + 7'd1;
                 case (pvc_then)
                     PV_NEXT: state <= S_NEXT1;
-                    PV_TTW: state <= S_TTW;
+                    PV_TTW: state <= hw_pend ? S_HWALK : S_TTW;
                     PV_RET: state <= S_UNMAKE;
                     default:
                         if (r_alpha >= r_beta || r_pos >= r_n) state <= S_WEND;
                         else state <= S_RNEXT1;
                 endcase
+            end
+        end
+        S_HWALK: begin
+            // The signed history's walk over the quiet moves tried, a move a clock: list
+            // read (k), entry read (k + 1), product registered (k + 2), write (k + 3, at
+            // k + 4). The last move tried is the cutoff's, moved up; the others down.
+            hw_k <= hw_k + 9'd1;
+            hw_v1 <= hw_k < {1'b0, f_ntried};
+            hw_last1 <= hw_k + 9'd1 == {1'b0, f_ntried};
+            hw_v2 <= hw_v1;
+            hw_last2 <= hw_last1;
+            hw_a2 <= {stm, tried_q[11:0]};
+            hw_v3 <= hw_v2;
+            hw_last3 <= hw_last2;
+            hw_a3 <= hw_a2;
+            hw_e <= qh_q;
+            hw_p <= $signed(qh_q) * $signed({1'b0, hw_b});
+            qh_wr <= hw_v3;
+            qh_wa <= hw_a3;
+            qh_wd <= hw_new[15:0];
+            if (hw_k + 9'd1 == {1'b0, f_ntried} + 9'd4) begin
+                hw_pend <= 1'b0;
+                state <= S_TTW;
             end
         end
         S_TTW: begin

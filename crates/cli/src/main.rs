@@ -49,7 +49,7 @@ commands:
   chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
                       search on the model of the search machine (the whole search on chip):
                       each iteration with its nodes and clocks, then the best move;
-                      --lmp: the model's late-move pruning build (not yet in the RTL)
+                      --lmp: the late-move pruning build (the sequencer's cfg_lmp; not the board's yet)
   chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
              [--faster eval=N,gen=N,check=N]
                       the machine's model on the bench positions, then the software engine:

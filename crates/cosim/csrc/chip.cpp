@@ -22,9 +22,9 @@ struct Sim : Clocked<Vchip> {
 extern "C" {
 
 // A reset chip: `div` clocks a bit, `timeout` clocks without a byte cut a frame short; the
-// sequencer's build-time choices (null move, LMR, the table's read clocks).
+// sequencer's build-time choices (null move, LMR, late-move pruning, the table's read clocks).
 void* estuary_chip_new(uint32_t div, uint32_t timeout, uint32_t null_move, uint32_t lmr,
-                       uint32_t tt_clocks) {
+                       uint32_t lmp, uint32_t tt_clocks) {
     Sim* s = new Sim();
     s->uart.div = div;
     Vchip* t = s->top;
@@ -34,6 +34,7 @@ void* estuary_chip_new(uint32_t div, uint32_t timeout, uint32_t null_move, uint3
     t->stop_pin = 0;
     t->cfg_null = null_move ? 1 : 0;
     t->cfg_lmr = lmr ? 1 : 0;
+    t->cfg_lmp = lmp ? 1 : 0;
     t->cfg_tt_clocks = tt_clocks;
     t->rst = 1;
     for (int i = 0; i < 4; ++i) s->step();

@@ -43,6 +43,7 @@ struct EstuaryCoreLimits {
     uint32_t depth;
     uint32_t null_move;
     uint32_t lmr;
+    uint32_t lmp;       // the late-move pruning build
     uint32_t tt_clocks;
     uint32_t tt_sdram;  // the table in the SDRAM (tt_clocks then unused)
     uint64_t max_cycles;
@@ -165,6 +166,7 @@ int estuary_core_go(void* h, const EstuaryCoreLimits* lim, EstuaryCoreEvent* ev,
     t->lim_clocks = lim->clocks;
     t->cfg_null = lim->null_move;
     t->cfg_lmr = lim->lmr;
+    t->cfg_lmp = lim->lmp;
     t->cfg_tt_clocks = lim->tt_clocks;
     t->cfg_tt_ext = lim->tt_sdram != 0;
     t->go = 1;

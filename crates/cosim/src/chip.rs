@@ -19,6 +19,7 @@ mod ffi {
             timeout: u32,
             null_move: u32,
             lmr: u32,
+            lmp: u32,
             tt_clocks: u32,
         ) -> *mut c_void;
         pub fn estuary_chip_free(h: *mut c_void);
@@ -74,6 +75,7 @@ impl ChipSim {
                     timeout.max(64),
                     u32::from(config.null_move),
                     u32::from(config.lmr),
+                    u32::from(config.lmp),
                     config.tt_clocks as u32,
                 )
             };

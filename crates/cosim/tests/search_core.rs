@@ -3,8 +3,8 @@
 //! (`hw::chip::Machine`): the same commands to each unit in the same order and the same
 //! clock, the same node counts, the same reports (depth, score, PV, nodes, clocks) and the
 //! same answer at the same clock, on the bench's 40 positions at several depths, with node
-//! and clock budgets, a slow table port, without the prunings, and with repetitions; and
-//! with the table in the SDRAM (the board's build), whose controller's every command the
+//! and clock budgets, a slow table port, without the prunings, with late-move pruning (the
+//! model's `Config::lmp` build), and with repetitions; and with the table in the SDRAM (the board's build), whose controller's every command the
 //! harness's SDRAM chip checks against the datasheet's rules.
 
 mod common;
@@ -237,6 +237,47 @@ fn the_core_searches_the_models_tree_in_its_clocks() {
         );
     }
     eprintln!("{nodes} nodes compared");
+}
+
+#[test]
+fn the_late_move_pruning_build_is_the_models() {
+    if !simulator_present() {
+        return;
+    }
+    let net = ChipNet::embedded_pure();
+    let lmp = Config {
+        lmp: true,
+        ..config()
+    };
+    // Deep enough that late-move pruning starts (depth 2 and more below the PV) and the
+    // signed history's walks reorder later nodes: every 4th bench position to depth 5.
+    let mut nodes = 0;
+    for fen in search::bench::POSITIONS.iter().step_by(4) {
+        let board = Board::from_fen(fen).unwrap();
+        let limits = Limits {
+            depth: 5,
+            ..Limits::default()
+        };
+        nodes += compare(&net, &format!("{fen} lmp"), &board, &[], limits, lmp);
+    }
+    // The board's table, and a second search on the history and table the first left.
+    let config = Config {
+        lmp: true,
+        ..Config::sdram()
+    };
+    let board = Board::from_fen(search::bench::POSITIONS[7]).unwrap();
+    let limits = Limits {
+        depth: 5,
+        ..Limits::default()
+    };
+    let mut model = Machine::new(net.clone(), config).unwrap();
+    let mut core = CoreSim::new(&net).unwrap();
+    for what in ["lmp sdram", "lmp sdram again"] {
+        model.load(&board, &[]);
+        core.load(&board, &[]).unwrap();
+        nodes += go_both(what, &mut model, &mut core, limits, config);
+    }
+    eprintln!("{nodes} nodes compared with late-move pruning");
 }
 
 #[test]

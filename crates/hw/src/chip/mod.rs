@@ -232,6 +232,11 @@ impl QuietOrder {
     }
 }
 
+/// Clocks of the signed history's walk at a quiet cutoff beyond one a move: the list of the
+/// moves tried read, their entry read, the product of the gravity registered, the entry
+/// written.
+pub const WALK_CLOCKS: u64 = 4;
+
 /// Late-move pruning: at a node of `depth` below the PV, the quiet moves from this many
 /// moves into the order on are passed over, except those that give check.
 pub fn lmp_moves(depth: i32) -> u32 {
@@ -257,7 +262,8 @@ pub struct Config {
     pub lmr: bool,
     /// Late-move pruning ([`lmp_moves`]) and the order it needs: the quiet moves sorted by a
     /// signed history ([`signed_update`]) that every quiet move searched before a cutoff
-    /// loses what the cutoff's move gains. The model's only, for now (not in the RTL).
+    /// loses what the cutoff's move gains. The sequencer's `cfg_lmp`; the board's top ties it
+    /// off for now.
     pub lmp: bool,
     /// Clocks taken off the units' latencies, for projections (none: the RTL's clocks).
     pub faster: Faster,

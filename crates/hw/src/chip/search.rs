@@ -619,8 +619,10 @@ impl Machine {
         // the move at which it starts, only quiet moves that give check are searched.
         let lmp_here = lmp && !pv_node && stream::piece_sets(&b) > 0;
         let mut pruning = false;
-        // The order's positions searched (the malus of a quiet cutoff walks them).
-        let mut made = [false; 256];
+        // The quiet moves made here, in order (each once, re-searches aside): the malus of a
+        // quiet cutoff walks them.
+        let mut tried = [Move::NULL; 256];
+        let mut n_tried = 0;
         // Moves are searched in order until one is passed over: `searched` counts them.
         for (searched, &i) in (0u32..).zip(&order[..n]) {
             let m = self.lists[ply][i as usize];
@@ -639,7 +641,10 @@ impl Machine {
                     continue;
                 }
             }
-            made[searched as usize] = true;
+            if lmp && is_quiet(m) {
+                tried[n_tried] = m;
+                n_tried += 1;
+            }
             self.make(ply, m, true);
             let gives_check = self.boards[ply + 1].in_check();
             let next = depth - 1 + i32::from(gives_check);
@@ -691,7 +696,7 @@ impl Machine {
                                 self.killers[ply] = [m, self.killers[ply][0]];
                             }
                             if lmp {
-                                self.signed_cutoff(ply, &order[..=searched as usize], &made, depth);
+                                self.signed_cutoff(ply, &tried[..n_tried], depth);
                             } else {
                                 let h = &mut self.history[history_index(black, m)];
                                 *h = (*h + history_bonus(depth)).min(HISTORY_MAX);
@@ -720,23 +725,19 @@ impl Machine {
         best
     }
 
-    /// A quiet cutoff in the late-move pruning build, by the last move of `order` (the
-    /// order's positions up to it, `made` those searched): the signed history walks the
-    /// positions, one a clock, the cutoff's move moved up by [`signed_bonus`] and every
-    /// other quiet move searched moved down by as much.
-    fn signed_cutoff(&mut self, ply: usize, order: &[u8], made: &[bool; 256], depth: i32) {
-        let b = &self.boards[ply];
-        let black = b.side_to_move() == Color::Black;
+    /// A quiet cutoff in the late-move pruning build by the last of the quiet moves `tried`
+    /// at the node at `ply`: the cutoff's move moved up by [`signed_bonus`], every other one
+    /// down by as much. The sequencer walks the node's list of them, a move a clock, behind
+    /// a pipeline of [`WALK_CLOCKS`] (read the list, read the entry, multiply, write).
+    fn signed_cutoff(&mut self, ply: usize, tried: &[Move], depth: i32) {
+        let black = self.boards[ply].side_to_move() == Color::Black;
         let bonus = signed_bonus(depth);
-        let last = order.len() - 1;
-        for (at, &i) in order.iter().enumerate() {
-            let m = self.lists[ply][usize::from(i)];
-            if made[at] && is_quiet(m) {
-                let e = &mut self.signed[history_index(black, m)];
-                *e = signed_update(*e, if at == last { bonus } else { -bonus });
-            }
+        let last = tried.len() - 1;
+        for (at, &m) in tried.iter().enumerate() {
+            let e = &mut self.signed[history_index(black, m)];
+            *e = signed_update(*e, if at == last { bonus } else { -bonus });
         }
-        self.step(Part::Sequencer, order.len() as u64);
+        self.step(Part::Sequencer, tried.len() as u64 + WALK_CLOCKS);
     }
 
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
