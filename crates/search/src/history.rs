@@ -45,8 +45,11 @@ pub fn victim_of(b: &Board, m: Move) -> usize {
     }
 }
 
+/// `entry` moved by `bonus` (clamped to the bound), the less the nearer it already is to the
+/// bound it moves towards: `e + b - e |b| / HISTORY_MAX`, the division rounding towards zero.
+/// The search machine's signed history (`hw::chip::signed_update`) is the same rule.
 #[inline(always)]
-fn gravity(entry: &mut i16, bonus: i32) {
+pub fn gravity(entry: &mut i16, bonus: i32) {
     let e = *entry as i32;
     let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
     *entry = (e + b - e * b.abs() / HISTORY_MAX) as i16;

@@ -132,24 +132,26 @@ pub fn lmr_reduction(depth: i32, moves: u32) -> u8 {
 }
 
 /// The late-move pruning build's history ([`Config::lmp`]): signed 16-bit entries, at the
-/// same index as [`history_index`], kept within this by the gravity of [`signed_update`].
-pub const SIGNED_HISTORY_MAX: i32 = 16_384;
+/// same index as [`history_index`], kept within this by the gravity of [`signed_update`]
+/// (the software's bound).
+pub const SIGNED_HISTORY_MAX: i32 = ::search::history::HISTORY_MAX;
 
 /// What a cutoff at a node of `depth` moves a signed history entry by: up for the move that
-/// cut, down for each quiet move searched before it (a 64-entry ROM by depth).
+/// cut, down for each quiet move searched before it: the software's bonus
+/// (`min(16 d^2 + 32 d, 1600)`), depth taken within 0 to 63 (a 64-entry ROM by depth).
 pub fn signed_bonus(depth: i32) -> i32 {
-    let d = depth.clamp(0, 63);
-    (16 * d * d + 32 * d).min(1600)
+    ::search::history::bonus(depth.clamp(0, 63))
 }
 
-/// The signed history entry `e` moved by `delta` with gravity: the further the entry is
-/// already the way it moves, the less it moves (`e + delta - e x |delta| / 16384`, the
-/// division rounding towards zero as the software's does: on the history's write port a
-/// multiplier, 16,383 added to a negative product before the 14-bit shift, and an adder).
+/// The signed history entry `e` moved by `delta` with the software's gravity
+/// ([`::search::history::gravity`]): the further the entry is already the way it moves, the
+/// less it moves (`e + delta - e x |delta| / 16384`, the division rounding towards zero: on
+/// the history's write port a multiplier, 16,383 added to a negative product before the
+/// 14-bit shift, and an adder).
 pub fn signed_update(e: i16, delta: i32) -> i16 {
-    let e = i32::from(e);
-    let d = delta.clamp(-SIGNED_HISTORY_MAX, SIGNED_HISTORY_MAX);
-    (e + d - e * d.abs() / 16384) as i16
+    let mut e = e;
+    ::search::history::gravity(&mut e, delta);
+    e
 }
 
 /// The late-move pruning build's quiet moves in sorted order: the best this many by their
