@@ -59,7 +59,7 @@ commands:
                       the machine's model on several cores that a splitter hands root moves:
                       clocks to depth and nodes on the bench positions, the speed-up over one
                       core, private or shared tables
-  chip serve (--port PATH [--baud N] | --pty) [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram]
+  chip serve (--port PATH [--baud N] | --pty) [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
                       the machine's model as a board at the far end of a serial line (or a
                       pseudo-terminal, whose path it prints): what `uci --device chip --port`
                       talks to when there is no board
