@@ -224,6 +224,8 @@ module sequencer #(
     reg [12:0] qh_wa;
     reg [15:0] qh_wd;
     reg [11:0] qh_bonus;
+    // The frame's depth squared: the cutoff's history bonus (RET1) and LMP's threshold (NEXT2).
+    wire [11:0] d_sq = {6'd0, f_depth[5:0]} * {6'd0, f_depth[5:0]};
     reg        r_black;                // Black to move at the root
     wire       stm = r_black ^ ply[0];
     // The walk (HWALK): the quiet moves tried at the node, read from `tried` a clock a move.
@@ -330,7 +332,6 @@ module sequencer #(
     reg [15:0] caps_q;
     reg [16:0] qmove_q;
     reg [7:0]  qnext_q;
-    wire [24:0] quiets_q = {qmove_q[16], qnext_q, qmove_q[15:0]};
     // The current node's position `p` in its order: the table's move, the captures, the
     // killers found, the quiet moves (with cfg_lmp the sorter's first, then bucket by bucket,
     // each a linked list).
@@ -363,8 +364,8 @@ module sequencer #(
     wire [11:0] q_first = first_head(f_heads, 4'd0);
     // After the quiet move now in NEXT2: the next in its bucket, or the next bucket's head.
     wire [11:0] q_later = first_head(f_heads, {1'b0, f_qb} + 4'd1);
-    wire        q_chain = quiets_q[23:16] != 8'hff;
-    wire [7:0]  q_after = q_chain ? quiets_q[23:16] : q_later[10:3];
+    wire        q_chain = qnext_q != 8'hff;
+    wire [7:0]  q_after = q_chain ? qnext_q : q_later[10:3];
     wire [2:0]  q_after_b = q_chain ? f_qb : q_later[2:0];
     // The quiet moves' part of the order: where it starts, the sorter's slots, then the
     // buckets. The move at the next position (NEXT2 reads it ahead) and at the first.
@@ -410,7 +411,7 @@ module sequencer #(
             qnext[f_qbase + {{(LIST_BITS - 8){1'b0}}, q_link}] <= f_heads[8 * q_bucket +: 8];
     end
     wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q
-                         : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : quiets_q[15:0];
+                         : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : qmove_q[15:0];
     wire [7:0] r_rd = state == S_RNEXT2 ? r_pos + 8'd1 : r_pos;
     reg  [7:0] rot_j;
     always @(posedge clk) root_q <= roots[state == S_ROT ? rot_j - 8'd1 : r_rd];
@@ -526,7 +527,7 @@ module sequencer #(
     reg         mv_chk;                 // its gives-check flag (quiet moves only)
     always @(posedge clk) begin
         mv_r <= cur_move;
-        mv_chk <= cur_src == 3'd4 ? quiets_q[24] : cur_src == 3'd2 ? f_k0c
+        mv_chk <= cur_src == 3'd4 ? qmove_q[16] : cur_src == 3'd2 ? f_k0c
                 : cur_src == 3'd3 ? f_k1c : 1'b1;
     end
     wire is_killer = mv_r == f_k0 || mv_r == f_k1;
@@ -556,7 +557,7 @@ module sequencer #(
     // Late-move pruning (cfg_lmp): below the PV, with a piece to move, a quiet move that
     // does not give check, from position 4 + depth^2 of the order on once a move has scored
     // above a mated score (hw::chip::lmp_moves).
-    wire [12:0] lmp_at = 13'd4 + {7'd0, f_depth[5:0]} * {7'd0, f_depth[5:0]};
+    wire [12:0] lmp_at = 13'd4 + {1'b0, d_sq};
     wire lmp_quiet = cfg_lmp && !f_q && !f_pv && m_has_pieces && quiet(mv_r) && !mv_chk
                   && f_pos != 8'd0;
     wire lmp_start = f_best > -MATE_BOUND && {5'd0, f_pos} + 13'd1 > lmp_at;
@@ -1049,7 +1050,7 @@ module sequencer #(
             x_root_lt <= s_ret < r_beta;
             x_reduced <= reduced;
             // The history bonus of a cutoff by a quiet move (its entry read now).
-            qh_bonus <= {6'd0, f_depth[5:0]} * {6'd0, f_depth[5:0]};
+            qh_bonus <= d_sq;
             state <= S_RET2;
         end
         S_RET2: begin
