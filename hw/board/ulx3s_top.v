@@ -79,7 +79,7 @@ module ulx3s_top #(
                    .SD_REFI(MHZ * 78 / 10), .SD_INIT(MHZ * 200)) chip (
         .clk(clk), .rst(rst), .baud_div(BAUD_DIV), .timeout(TIMEOUT),
         .uart_rx(rx_sync[1]), .uart_tx(ftdi_rxd), .stop_pin(btn[1]),
-        .cfg_null(1'b1), .cfg_lmr(1'b1), .cfg_lmp(1'b0), .cfg_tt_clocks(10'd3),
+        .cfg_null(1'b1), .cfg_lmr(1'b1), .cfg_lmp(1'b1), .cfg_tt_clocks(10'd3),
         .searching(searching), .loaded_any(loaded_any),
         .sd_cke(sdram_cke), .sd_cs_n(sdram_csn), .sd_ras_n(sdram_rasn),
         .sd_cas_n(sdram_casn), .sd_we_n(sdram_wen), .sd_ba(sdram_ba), .sd_a(sdram_a),

@@ -38,7 +38,7 @@ module estuary_chip #(
     input  wire         stop_pin,
     input  wire         cfg_null,
     input  wire         cfg_lmr,
-    input  wire         cfg_lmp,        // the late-move pruning build (not the board's yet)
+    input  wire         cfg_lmp,        // late-move pruning (docs/chip.md; the board ties it on)
     input  wire [9:0]   cfg_tt_clocks,
     output wire         searching,
     output wire         loaded_any,

@@ -64,7 +64,8 @@ fn machine(args: &mut Args) -> Result<Machine, String> {
     Machine::new(net, config).map_err(|e| e.to_string())
 }
 
-/// The net and the configuration of `--net`, `--sdram`, `--tt-entries`, `--tt-clocks` (`config` where
+/// The net and the configuration of `--net`, `--sdram`, `--tt-entries`, `--tt-clocks`, `--lmp` /
+/// `--no-lmp` (`config` where
 /// they are not given; the built-in pure chip net by default).
 pub(crate) fn net_and_config(
     args: &mut Args,
@@ -72,7 +73,12 @@ pub(crate) fn net_and_config(
 ) -> Result<(Arc<ChipNet>, Config), String> {
     let net = hw::chip::chip_net(args.value("net").as_deref())?;
     let sdram = args.flag("sdram");
-    config.lmp |= args.flag("lmp");
+    match (args.flag("lmp"), args.flag("no-lmp")) {
+        (true, true) => return Err("--lmp and --no-lmp together".into()),
+        (true, false) => config.lmp = true,
+        (false, true) => config.lmp = false,
+        (false, false) => {}
+    }
     let entries = args
         .parsed::<usize>("tt-entries")
         .map_err(|e| e.to_string())?;
@@ -111,7 +117,7 @@ fn pv_text(pv: &[Move]) -> String {
 }
 
 fn go(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["sdram", "lmp"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram", "lmp", "no-lmp"]).map_err(|e| e.to_string())?;
     let fen = args.value("fen");
     let mut limits = Limits::default();
     let mut set = 0;
@@ -171,7 +177,7 @@ fn go(rest: &[String]) -> Result<ExitCode, String> {
 }
 
 fn bench(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["sdram", "lmp"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram", "lmp", "no-lmp"]).map_err(|e| e.to_string())?;
     let depth = depth_arg(&args)?;
     let count = positions_arg(&mut args)?;
     let sw_depth = args
@@ -358,7 +364,7 @@ fn depth_arg(args: &Args) -> Result<u32, String> {
 }
 
 fn cores(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["sdram", "lmp"]).map_err(|e| e.to_string())?;
+    let mut args = Args::parse(rest, &["sdram", "lmp", "no-lmp"]).map_err(|e| e.to_string())?;
     let depth = depth_arg(&args)?;
     let counts: Vec<usize> = match args.value("cores") {
         None => vec![1, 2, 4, 8],

@@ -38,7 +38,8 @@ pub const USAGE: &str = "estuary chip serve (--port PATH [--baud N] | --pty) [--
 
 /// Runs `estuary chip serve ...`.
 pub fn run(rest: &[String]) -> Result<ExitCode, String> {
-    let mut args = Args::parse(rest, &["pty", "sdram", "lmp"]).map_err(|e| e.to_string())?;
+    let mut args =
+        Args::parse(rest, &["pty", "sdram", "lmp", "no-lmp"]).map_err(|e| e.to_string())?;
     let pty = args.flag("pty");
     let port = args.value("port");
     let baud = args.parsed::<u32>("baud").map_err(|e| e.to_string())?;

@@ -46,20 +46,21 @@ commands:
                       bus words and device clocks of perft trees on the co-simulated generator
   hw eval [--net FILE] [--mhz F] [--repeat R]
                       the chip net on this CPU (AVX2, scalar) against the co-simulated unit
-  chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
+  chip go [--fen FEN] [--depth D | --nodes N | --clocks C] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--no-lmp]
                       search on the model of the search machine (the whole search on chip):
                       each iteration with its nodes and clocks, then the best move;
-                      --lmp: the late-move pruning build (the sequencer's cfg_lmp; not the board's yet)
-  chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
+                      --no-lmp: the build without late-move pruning (the sequencer's
+                      cfg_lmp off; the default and the board's have it on)
+  chip bench [DEPTH] [--positions N] [--sw-depth D] [--net FILE] [--mhz F] [--tt-entries N] [--tt-clocks K | --sdram] [--no-lmp]
              [--faster eval=N,gen=N,check=N]
                       the machine's model on the bench positions, then the software engine:
                       nodes/s of the chip at F MHz against the software's, and the ratio;
                       where the chip's clocks went; --faster projects units N clocks quicker
-  chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
+  chip cores [DEPTH] [--cores 1,2,4,8] [--positions N] [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--no-lmp]
                       the machine's model on several cores that a splitter hands root moves:
                       clocks to depth and nodes on the bench positions, the speed-up over one
                       core, private or shared tables
-  chip serve (--port PATH [--baud N] | --pty) [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--lmp]
+  chip serve (--port PATH [--baud N] | --pty) [--net FILE] [--tt-entries N] [--tt-clocks K | --sdram] [--no-lmp]
                       the machine's model as a board at the far end of a serial line (or a
                       pseudo-terminal, whose path it prints): what `uci --device chip --port`
                       talks to when there is no board

@@ -661,9 +661,9 @@ fn the_chip_model_speaks_uci() {
     assert!(watched < budget / 2, "{watched} against {budget}");
     e.send("setoption name Wall Clock value true");
     e.send("setoption name Clock MHz value 101");
-    // The late-move pruning build: offered, off by default, and a smaller tree when on.
+    // Late-move pruning: offered, on by default, and a smaller tree than without it.
     assert!(lines_of_uci(&mut e)
-        .contains(&"option name Late Move Pruning type check default false".to_string()));
+        .contains(&"option name Late Move Pruning type check default true".to_string()));
     let nodes = |e: &mut Engine| -> u64 {
         e.send("ucinewgame");
         e.send("position startpos moves d2d4 g8f6 c2c4 e7e6");
@@ -679,12 +679,12 @@ fn the_chip_model_speaks_uci() {
         let i = t.iter().position(|&w| w == "nodes").expect("nodes");
         t[i + 1].parse().expect("a number")
     };
-    let plain = nodes(&mut e);
-    e.send("setoption name Late Move Pruning value true");
     let pruned = nodes(&mut e);
-    assert!(pruned < plain, "{pruned} nodes against {plain}");
     e.send("setoption name Late Move Pruning value false");
-    assert_eq!(nodes(&mut e), plain);
+    let plain = nodes(&mut e);
+    assert!(pruned < plain, "{pruned} nodes against {plain}");
+    e.send("setoption name Late Move Pruning value true");
+    assert_eq!(nodes(&mut e), pruned);
     // Bad input: an error line, the engine unchanged.
     for bad in [
         "position fen not a fen",

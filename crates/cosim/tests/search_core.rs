@@ -3,9 +3,10 @@
 //! (`hw::chip::Machine`): the same commands to each unit in the same order and the same
 //! clock, the same node counts, the same reports (depth, score, PV, nodes, clocks) and the
 //! same answer at the same clock, on the bench's 40 positions at several depths, with node
-//! and clock budgets, a slow table port, without the prunings, with late-move pruning (the
-//! model's `Config::lmp` build), and with repetitions; and with the table in the SDRAM (the board's build), whose controller's every command the
-//! harness's SDRAM chip checks against the datasheet's rules.
+//! and clock budgets, a slow table port, without the prunings, with and without late-move
+//! pruning (`Config::lmp`, the default), and with repetitions; and with the table in the
+//! SDRAM (the board's build), whose controller's every command the harness's SDRAM chip
+//! checks against the datasheet's rules.
 
 mod common;
 
@@ -219,7 +220,8 @@ fn the_core_searches_the_models_tree_in_its_clocks() {
     let net = ChipNet::embedded_pure();
     let mut nodes = 0;
     // The bench's 40 positions to depth 3 (4 for a few): the search deepens iteratively, so
-    // each iteration's report (depths 1, 2, 3) and each iteration's tree is compared.
+    // each iteration's report (depths 1, 2, 3) and each iteration's tree is compared. Every
+    // other one without late-move pruning (the default has it), so both builds are covered.
     for (k, fen) in search::bench::POSITIONS.iter().enumerate() {
         let board = Board::from_fen(fen).unwrap();
         let depth = if k % 10 == 0 { 4 } else { 3 };
@@ -227,13 +229,14 @@ fn the_core_searches_the_models_tree_in_its_clocks() {
             depth,
             ..Limits::default()
         };
+        let lmp = k % 2 == 0;
         nodes += compare(
             &net,
-            &format!("{fen} depth {depth}"),
+            &format!("{fen} depth {depth} lmp {lmp}"),
             &board,
             &[],
             limits,
-            config(),
+            Config { lmp, ..config() },
         );
     }
     eprintln!("{nodes} nodes compared");
@@ -245,10 +248,9 @@ fn the_late_move_pruning_build_is_the_models() {
         return;
     }
     let net = ChipNet::embedded_pure();
-    let lmp = Config {
-        lmp: true,
-        ..config()
-    };
+    // Late-move pruning is the default; this checks it where it does most.
+    let lmp = config();
+    assert!(lmp.lmp);
     // Deep enough that late-move pruning starts (depth 2 and more below the PV) and the
     // signed history's walks reorder later nodes: every 4th bench position to depth 5.
     let mut nodes = 0;
@@ -261,10 +263,7 @@ fn the_late_move_pruning_build_is_the_models() {
         nodes += compare(&net, &format!("{fen} lmp"), &board, &[], limits, lmp);
     }
     // The board's table, and a second search on the history and table the first left.
-    let config = Config {
-        lmp: true,
-        ..Config::sdram()
-    };
+    let config = Config::sdram();
     let board = Board::from_fen(search::bench::POSITIONS[7]).unwrap();
     let limits = Limits {
         depth: 5,
@@ -307,7 +306,7 @@ fn budgets_table_latency_and_repetitions_are_the_models() {
             config(),
         );
     }
-    // A table behind a slow port (the external-memory model), and neither pruning.
+    // A table behind a slow port (the external-memory model), and none of the prunings.
     for fen in search::bench::POSITIONS.iter().take(6) {
         let board = Board::from_fen(fen).unwrap();
         let limits = Limits {
@@ -322,6 +321,7 @@ fn budgets_table_latency_and_repetitions_are_the_models() {
         let plain = Config {
             null_move: false,
             lmr: false,
+            lmp: false,
             ..config()
         };
         compare(&net, &format!("{fen} plain"), &board, &[], limits, plain);

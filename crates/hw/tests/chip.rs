@@ -132,12 +132,16 @@ fn mates_are_found_at_their_distance_with_a_legal_mating_line() {
 
 #[test]
 fn late_move_pruning_keeps_the_mates_and_every_clock_and_prunes_the_tree() {
-    let lmp = Config {
-        lmp: true,
+    // Late-move pruning is the default (the other tests' build); the build without it keeps
+    // the mates too.
+    let lmp = Config::sdram();
+    assert!(lmp.lmp);
+    let plain_config = Config {
+        lmp: false,
         ..Config::sdram()
     };
     for (fen, moves, n) in MATES {
-        let (b, out) = search_with(lmp, fen, moves, depth(2 * n as u32 + 3));
+        let (b, out) = search_with(plain_config, fen, moves, depth(2 * n as u32 + 3));
         assert_eq!(
             mate_in(out.report.score),
             Some(n),
@@ -154,7 +158,7 @@ fn late_move_pruning_keeps_the_mates_and_every_clock_and_prunes_the_tree() {
     ];
     let (mut plain_nodes, mut lmp_nodes) = (0, 0);
     for fen in fens {
-        let (_, plain) = search_with(Config::sdram(), fen, &[], depth(7));
+        let (_, plain) = search_with(plain_config, fen, &[], depth(7));
         let (b, out) = search_with(lmp, fen, &[], depth(7));
         assert_eq!(out.spent.total(), out.clocks, "{fen}: {out:?}");
         assert_legal(&b, &out.report.pv);

@@ -264,15 +264,14 @@ pub struct Config {
     pub lmr: bool,
     /// Late-move pruning ([`lmp_moves`]) and the order it needs: the quiet moves sorted by a
     /// signed history ([`signed_update`]) that every quiet move searched before a cutoff
-    /// loses what the cutoff's move gains. The sequencer's `cfg_lmp`; the board's top ties it
-    /// off for now.
+    /// loses what the cutoff's move gains. The sequencer's `cfg_lmp`, on in the board's top.
     pub lmp: bool,
     /// Clocks taken off the units' latencies, for projections (none: the RTL's clocks).
     pub faster: Faster,
 }
 
 impl Default for Config {
-    /// 8,192 entries of 64 bits in block RAM (32 DP16KD), both prunings on.
+    /// 8,192 entries of 64 bits in block RAM (32 DP16KD), the three prunings on.
     fn default() -> Config {
         Config {
             tt_entries: 8192,
@@ -280,7 +279,7 @@ impl Default for Config {
             sdram: false,
             null_move: true,
             lmr: true,
-            lmp: false,
+            lmp: true,
             faster: Faster::default(),
         }
     }
