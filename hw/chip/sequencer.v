@@ -167,17 +167,19 @@ module sequencer #(
     reg [7:0]  f_qcur;                 // the next quiet move to search, and its bucket
     reg [2:0]  f_qb;
     // The late-move pruning build (cfg_lmp): the sorter's moves (list indices, best first)
-    // and how many; the killers' gives-check flags; pruning started; the quiet moves tried.
+    // and how many; the killers' gives-check flags; pruning started; the quiet moves tried;
+    // whether a listed quiet move gives check.
     reg [63:0] f_sidx;
     reg [3:0]  f_ns;
     reg        f_k0c, f_k1c, f_lmp;
+    reg        f_qchk;                 // a listed quiet move gives check (cfg_lmp's early end)
     reg [7:0]  f_ntried;
     localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 4 + 5 + 64 + 64 + 8 + 3
-                  + 64 + 4 + 3 + 8;
+                  + 64 + 4 + 3 + 8 + 1;
     wire [FW-1:0] f_pack = {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0,
         f_k1, f_move, f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf,
         f_k0f, f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
-        f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried};
+        f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried, f_qchk};
 
     reg [6:0] ply;
     reg [FW-1:0] stack [0:63];
@@ -836,7 +838,7 @@ module sequencer #(
             f_ttf <= 1'b0; f_k0f <= 1'b0; f_k1f <= 1'b0;
             f_ncaps <= 8'd0; f_nq <= 8'd0;
             f_heads <= {64{1'b1}};
-            f_ns <= 4'd0; f_lmp <= 1'b0; f_ntried <= 8'd0;
+            f_ns <= 4'd0; f_lmp <= 1'b0; f_ntried <= 8'd0; f_qchk <= 1'b0;
             f_evalv <= 1'b0; f_futile <= 1'b0;
             f_ttmove <= 16'd0;
             f_oalpha <= f_alpha;
@@ -912,6 +914,7 @@ module sequencer #(
             if (quiets_we) begin
                 if (qnext_we) f_heads <= heads_in;
                 f_nq <= f_nq + 8'd1;
+                if (g_move_check) f_qchk <= 1'b1;
                 if (cfg_lmp && ins_at != 4'd8) begin
                     // Into the sorter at ins_at, the slots behind it one down.
                     for (sl = 1; sl < 8; sl = sl + 1)
@@ -989,8 +992,10 @@ module sequencer #(
                 // A quiet move passed over: the rest are quiet moves too, the node ends.
                 state <= S_TTW;
             end else if (lmp_skip) begin
-                // Late-move pruning: passed over; the node ends after its last move.
-                state <= f_pos + 8'd1 < n_total ? S_NEXT1 : S_TTW;
+                // Late-move pruning: passed over; the node ends after its last move, or at
+                // once at a listed quiet move when none of them gives check (every one after
+                // it would be passed over too).
+                state <= f_pos + 8'd1 < n_total && (f_qchk || cur_src != 3'd4) ? S_NEXT1 : S_TTW;
             end else if (f_q && !f_check && q_futile) begin
                 if (f_pos + 8'd1 < n_total) state <= S_NEXT1;
                 else begin
@@ -1035,7 +1040,7 @@ module sequencer #(
                 {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0, f_k1, f_move,
                  f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf, f_k0f,
                  f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
-                 f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried} <= stk_q;
+                 f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried, f_qchk} <= stk_q;
             state <= S_RET1;
         end
         S_RET1: begin

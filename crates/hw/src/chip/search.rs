@@ -619,6 +619,7 @@ impl Machine {
         // the move at which it starts, only quiet moves that give check are searched.
         let lmp_here = lmp && !pv_node && stream::piece_sets(&b) > 0;
         let mut pruning = false;
+        let mut listed_check = false;
         // The quiet moves made here, in order (each once, re-searches aside): the malus of a
         // quiet cutoff walks them.
         let mut tried = [Move::NULL; 256];
@@ -633,11 +634,23 @@ impl Machine {
                 break;
             }
             if lmp_here && is_quiet(m) && searched > 0 && !stream::quiet_check_flag(&b, m) {
-                if pruning {
-                    continue;
-                }
-                if best > -MATE_BOUND && searched + 1 > lmp_moves(depth) {
+                if !pruning && best > -MATE_BOUND && searched + 1 > lmp_moves(depth) {
                     pruning = true;
+                    // Whether a listed quiet move (the table's move and the killers aside)
+                    // gives check: the sequencer ORs the generator's flag as it lists them.
+                    listed_check = self.lists[ply][..n].iter().enumerate().any(|(i, q)| {
+                        is_quiet(*q)
+                            && Some(i) != tt_at
+                            && !killer_at.contains(&Some(i))
+                            && stream::quiet_check_flag(&b, *q)
+                    });
+                }
+                if pruning {
+                    // A listed quiet move passed over where none of them gives check: every
+                    // move after it is one too, so the node ends here.
+                    if !listed_check && !killers.contains(&m) {
+                        break;
+                    }
                     continue;
                 }
             }
