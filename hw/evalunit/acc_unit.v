@@ -8,8 +8,8 @@
 //   flip-flops): the position being built,        a word), read register + output register;
 //   base + (+/- row), one row a clock             the parent comes from here, the child goes
 //        |                                        back
-//   clip to 0..127 -> the matrix unit's input buffer (256 bytes: White's lanes, then Black's;
-//                     buf_flip: the side to move's lanes are the second 128 bytes)
+//   lanes (acc_w, acc_b as they are) -> the matrix unit, which clips the 16 it takes a clock
+//                     (buf_flip: the side to move's lanes are Black's)
 //
 // A lane needs 14 bits: the unit's nets have first-layer weights and biases within i8
 // (hw::evalunit::Image::of refuses others), and a position's bias and 32 pieces, or a make's
@@ -31,11 +31,15 @@
 //   null     the parent copied: read at 0-3, loaded at 2-5, written at 6-9; top + 1
 //   refresh  bias row at step 1, square s's row at s + 2, added at 3..67; written at 68-71;
 //            top 0
-//   reload   the top's words into the input buffer, after an unmake (steps 0-6)
+//   reload   the top's words into the accumulators, after an unmake (steps 0-6)
 //   pop      top - 1 (an unmake: a pointer move, no clock of its own)
-// Input buffer: bytes 0-127 White's lanes, 128-255 Black's; buf_flip says that Black is to move
-// in a two-perspective net, so the matrix unit reads the halves the other way round (its
-// first layer takes the side to move's lanes first).
+// The matrix unit's first layer reads the accumulators themselves (`lanes`: White's 128, then
+// Black's), from the clock `buf_we` says they hold the position until the next operation
+// starts: no copy of them is kept. That is safe because every operation that changes them
+// (make, null, refresh, reload) comes from a command that stops the matrix unit first (see
+// estuary_evalunit), and the first change lands at step 2, three clocks after that command.
+// buf_flip says that Black is to move in a two-perspective net, so the matrix unit reads the
+// halves the other way round (its first layer takes the side to move's lanes first).
 //
 // Lanes and slices: the feature RAM, the stack RAM and the accumulators' controls are built
 // in eight slices; slice g holds lanes 8g..8g+7 and 64+8g..64+8g+7 (a feature row's 16
@@ -59,9 +63,9 @@ module acc_unit (
     input  wire          one_persp,
     output wire [5:0]    scan_sq,        // refresh: the square whose piece comes next clock
     input  wire [3:0]    scan_piece,     // piece_map's registered answer for scan_sq
-    output reg           buf_we,         // the input buffer: all 256 bytes at once
-    output reg  [2047:0] buf_data,
-    output reg           buf_flip,       // with buf_data: the side to move's lanes come second
+    output reg           buf_we,         // a clock: `lanes` hold the position from now on
+    output wire [3583:0] lanes,          // the accumulators (14 bits a lane, unclipped)
+    output reg           buf_flip,       // with buf_we: the side to move's lanes come second
     output wire          busy
 );
     localparam [1:0] M_MAKE = 2'd0, M_NULL = 2'd1, M_REFRESH = 2'd2, M_RELOAD = 2'd3;
@@ -189,7 +193,7 @@ module acc_unit (
         end
     endfunction
     // Lane L = 64h + 8g + i: stack word bits 16 (8g + i), row byte 128g + 8 (8h + i).
-    integer h, j, u;   // loop indices: the accumulators' (half, lane of the half), the clip's
+    integer h, j;   // loop indices: the accumulators' (half, lane of the half)
     always @(posedge clk) begin
         for (h = 0; h < 2; h = h + 1)
             for (j = 0; j < 64; j = j + 1) begin
@@ -204,22 +208,13 @@ module acc_unit (
             end
     end
 
-    function [7:0] clip(input [AW - 1:0] v);
-        clip = v[AW - 1] ? 8'd0 : (|v[AW - 2:7] ? 8'd127 : v[7:0]);   // clamp(v, 0, 127)
-    endfunction
     // The stack's words: 64 lanes, sign-extended to 16 bits.
     function [1023:0] widen(input [64 * AW - 1:0] v);
         integer k;
         for (k = 0; k < 64; k = k + 1)
             widen[16 * k +: 16] = {{16 - AW{v[AW * k + AW - 1]}}, v[AW * k +: AW]};
     endfunction
-    reg [1023:0] clip_w, clip_b;
-    always @* begin
-        for (u = 0; u < 128; u = u + 1) begin
-            clip_w[8 * u +: 8] = clip(acc_w[AW * u +: AW]);
-            clip_b[8 * u +: 8] = clip(acc_b[AW * u +: AW]);
-        end
-    end
+    assign lanes = {acc_b, acc_w};
 
     always @(posedge clk) begin
         at1 <= !rst && run && step == 7'd0 && mode != M_REFRESH && !fast;
@@ -235,7 +230,6 @@ module acc_unit (
         // halves, then Black's), which the slices store in the next.
         st_wdata <= widen(wr1 ? acc_w[128 * AW - 1:64 * AW] : wr2 ? acc_b[64 * AW - 1:0]
                               : wr3 ? acc_b[128 * AW - 1:64 * AW] : acc_w[64 * AW - 1:0]);
-        buf_data <= {clip_b, clip_w};
         buf_flip <= swap;
     end
 

@@ -103,7 +103,7 @@ module estuary_evalunit #(
     wire [5:0]  scan_sq;
     wire [3:0]  scan_piece;
     wire        buf_we;
-    wire [2047:0] buf_data;
+    wire [3583:0] lanes;
     wire        buf_flip;
     // A make is decoded by the piece map and started in the accumulator unit in the clock it
     // is dispatched (the unit's step 0 reads the parent, the changes are registered by then);
@@ -134,14 +134,14 @@ module estuary_evalunit #(
         .n_changes(n_changes), .sub(sub), .feat_w(feat_w), .feat_b(feat_b),
         .stm_black(stm_black), .one_persp(one_persp),
         .scan_sq(scan_sq), .scan_piece(scan_piece),
-        .buf_we(buf_we), .buf_data(buf_data), .buf_flip(buf_flip), .busy(acc_busy));
+        .buf_we(buf_we), .lanes(lanes), .buf_flip(buf_flip), .busy(acc_busy));
 
     matrix_unit mat (
         .clk(clk), .rst(rst),
         .w_wr(wr_w), .w_waddr(c_data[6:0]), .w_wdata(staging),
         .b_wr(wr_b), .b_waddr(c_data[4:0]), .b_wdata(staging[1023:768]),
         .cfg_we(wr_cfg), .cfg_waddr(c_data[3:0]), .cfg_wdata(staging[1023:992]),
-        .in_we(buf_we), .in_data(buf_data), .in_flip(buf_flip),
+        .in_we(buf_we), .lanes(lanes), .in_flip(buf_flip),
         .start(mat_start), .abort(mat_abort), .busy(mat_busy), .done(mat_done), .sum(mat_sum),
         .one_persp(one_persp));
 

@@ -1,8 +1,8 @@
 // The matrix unit: the chip net's int8 dense layers on an array of 8 x 16 multiply-accumulate
 // cells (our TPU), weights and biases in block RAM, requantisation between layers.
 //
-//   weight RAM (128 words of 8 x 16 int8)   input buffer (256 bytes: layer 0 from the
-//        |                                   accumulator unit; 128 bytes: the ping-pong buffers)
+//   weight RAM (128 words of 8 x 16 int8)   inputs (layer 0: the accumulator unit's 256 lanes,
+//        |                                   clipped as they are taken; then the ping-pong buffers)
 //        +-------------+---------------------+
 //                      | issue: one word and 16 inputs a clock
 //   RAM read register, output register
@@ -38,10 +38,11 @@ module matrix_unit (
     input  wire          cfg_we,
     input  wire [3:0]    cfg_waddr,
     input  wire [31:0]   cfg_wdata,
-    input  wire          in_we,          // layer 0's input, all 256 bytes
-    input  wire [2047:0] in_data,
-    input  wire          in_flip,        // with in_data: layer 0 reads its halves swapped
-    input  wire          start,          // from idle: evaluate the input buffer (in_data if in_we)
+    input  wire          in_we,          // layer 0's input is in `lanes` from now on
+    input  wire [3583:0] lanes,          // 256 lanes of 14 bits (White's, then Black's), held
+                                         // from in_we until the evaluation ends or is aborted
+    input  wire          in_flip,        // with in_we: layer 0 reads its halves swapped
+    input  wire          start,          // from idle: evaluate layer 0's input
     input  wire          abort,          // stop (from the next clock): back to idle, no result
     output wire          busy,
     output reg           done,           // a clock: `sum` holds the output layer's sum
@@ -83,10 +84,9 @@ module matrix_unit (
     assign busy = state != IDLE;
 
     // ---- buffers ----
-    reg [2047:0] buf0;
-    reg          flip0;             // buf0's halves are read the other way round
+    reg          flip0;             // layer 0 reads the lanes' halves the other way round
     reg [1023:0] buf_a, buf_b;
-    reg           from0, from_a;    // the layer's input: buf0 (layer 0), else buf_a (odd layers)
+    reg           from0, from_a;    // the layer's input: lanes (layer 0), else buf_a (odd layers)
     reg  [63:0]   s7_y;             // the 8 requantised outputs of a pass (pipeline stage 7)
     reg           s6_p0, s7_p0;     // the pass of s7_y (its bit 0)
     reg  [127:0]  s1_x;             // stage 1's 16 inputs
@@ -107,12 +107,16 @@ module matrix_unit (
         default: ;
         endcase
     end
-    // Layer 0 takes the side to move's lanes first: with flip0 its chunk c reads buffer chunk
-    // c ^ 8 (bytes 0-127 hold White's lanes, 128-255 Black's). The flip of the next clock is
-    // in_flip when the buffer is written in this one.
+    // Layer 0 takes the side to move's lanes first: with flip0 its chunk c reads lanes chunk
+    // c ^ 8 (lanes 0-127 are White's, 128-255 Black's). The flip of the next clock is in_flip
+    // when in_we comes in this one.
     wire       flip_nxt = in_we ? in_flip : flip0;
     wire [6:0] sel_d = {sel_nxt[6:4], sel_nxt[3] ^ (sel_nxt[5] && flip_nxt), sel_nxt[2:0]};
     wire [6:0] sel [0:7];
+    // A first-layer lane, clamp(v, 0, 127): negative, or any bit from 2^7 up.
+    function [7:0] lane_clip(input [13:0] v);
+        lane_clip = v[13] ? 8'd0 : (|v[12:7] ? 8'd127 : v[7:0]);
+    endfunction
     // The forwarded inputs: the layer before's last pass straight from its requantisation
     // (s7_y, pass s7_p0), its other pass (if any) from the buffer it was written to.
     wire [127:0] fwd_x;
@@ -121,9 +125,12 @@ module matrix_unit (
         for (g = 0; g < 8; g = g + 1) begin : xsel
             dup_reg #(.W(7)) sel_reg (.clk(clk), .d(sel_d), .q(sel[g]));
             wire [1023:0] src = sel[g][4] ? buf_a : buf_b;
+            // Layer 0's bytes 2g, 2g + 1 of the chunk: lanes 16c + 2g, 16c + 2g + 1, clipped
+            // here (16 clips, not one for each of the 256 lanes).
+            wire [27:0] l0 = lanes[224 * sel[g][3:0] + 28 * g +: 28];
             always @(posedge clk)
                 s1_x[16 * g +: 16] <= sel[g][6] ? fwd_x[16 * g +: 16]
-                                    : sel[g][5] ? buf0[128 * sel[g][3:0] + 16 * g +: 16]
+                                    : sel[g][5] ? {lane_clip(l0[27:14]), lane_clip(l0[13:0])}
                                                 : src[128 * sel[g][2:0] + 16 * g +: 16];
             // Bytes 2g, 2g + 1 of the chunk: output 2g (mod 8) of pass g / 4.
             assign fwd_x[16 * g +: 16] = s7_p0 == (g >= 4) ? s7_y[16 * (g % 4) +: 16]
@@ -246,6 +253,21 @@ module matrix_unit (
     reg  signed [17:0] s4_part [0:R * 4 - 1];
     reg  signed [19:0] s5_row [0:R - 1];
     reg  signed [31:0] acc [0:R - 1];
+    // The sums of a stage are written as a tree of two-input adders whose inner sums are
+    // kept (`keep`): each adder maps to a carry chain. Left to itself yosys merges a stage's
+    // three additions into one multi-operand sum and builds it of full adders in LUTs (about
+    // twice the LUTs, and no carry chain to keep the bits together).
+    (* keep *) wire signed [16:0] s3_pair [0:R * C / 2 - 1];
+    (* keep *) wire signed [18:0] s4_pair [0:R * 2 - 1];
+    genvar q;
+    generate
+        for (q = 0; q < R * C / 2; q = q + 1) begin : pairs3
+            assign s3_pair[q] = s3_prod[2 * q] + s3_prod[2 * q + 1];
+        end
+        for (q = 0; q < R * 2; q = q + 1) begin : pairs4
+            assign s4_pair[q] = s4_part[2 * q] + s4_part[2 * q + 1];
+        end
+    endgenerate
     integer r, k;
     always @(posedge clk) begin
         for (r = 0; r < R; r = r + 1)
@@ -253,10 +275,9 @@ module matrix_unit (
                 s3_prod[r * C + k] <= $signed(s2_w[8 * (r * C + k) +: 8]) * $signed({1'b0, s2_x[r][8 * k +: 8]});
         for (r = 0; r < R; r = r + 1)
             for (k = 0; k < 4; k = k + 1)
-                s4_part[r * 4 + k] <= (s3_prod[r * C + 4 * k] + s3_prod[r * C + 4 * k + 1])
-                                    + (s3_prod[r * C + 4 * k + 2] + s3_prod[r * C + 4 * k + 3]);
+                s4_part[r * 4 + k] <= s3_pair[r * 8 + 2 * k] + s3_pair[r * 8 + 2 * k + 1];
         for (r = 0; r < R; r = r + 1)
-            s5_row[r] <= (s4_part[r * 4] + s4_part[r * 4 + 1]) + (s4_part[r * 4 + 2] + s4_part[r * 4 + 3]);
+            s5_row[r] <= s4_pair[r * 2] + s4_pair[r * 2 + 1];
         for (r = 0; r < R; r = r + 1)
             if (s5_vf[r][1])
                 acc[r] <= (s5_vf[r][0] ? $signed(s5_b[32 * r +: 32]) : acc[r]) + s5_row[r];
@@ -272,10 +293,7 @@ module matrix_unit (
     integer m, n;   // loop indices of this block (r, k are the cells')
     always @(posedge clk) begin
         done <= 1'b0;
-        if (in_we) begin
-            buf0 <= in_data;
-            flip0 <= in_flip;
-        end
+        if (in_we) flip0 <= in_flip;
         abort_q <= abort;
         s1_v <= issue && !rst && !abort_q;
         s1_first <= c == 4'd0;
@@ -317,7 +335,6 @@ module matrix_unit (
             state <= IDLE;
             buf_a <= 1024'd0;
             buf_b <= 1024'd0;
-            buf0 <= 2048'd0;
             flip0 <= 1'b0;
         end else if (abort_q) state <= IDLE;
         else case (state)

@@ -134,8 +134,8 @@ const COUNT_MASK: u32 = 31;
 /// The global configuration word `{layers[7:4], one perspective[0]}`: the layer count's offset.
 const LAYERS_AT: u32 = 4;
 
-/// Where the first dense layer's input `i` (of `P x H`) sits in the unit's input buffer: the
-/// side to move's lanes at 0-127, the other side's at 128-255.
+/// Where the first dense layer's input `i` (of `P x H`) sits among the lanes the unit's first
+/// layer reads: the side to move's lanes at 0-127, the other side's at 128-255.
 fn input_position(arch: &Arch, i: usize) -> usize {
     (i / arch.lanes) * LANES + i % arch.lanes
 }
