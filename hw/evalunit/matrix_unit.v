@@ -231,12 +231,15 @@ module matrix_unit (
     // The 16 inputs of the clock, one copy for each row of cells (beside its multipliers); a
     // forwarded layer's first issue takes them from fwd_x (in the clock `forward` is set in
     // the select: the same clock as stage 1 of its second issue).
+    // The choice is made once and its 128 bytes copied (not chosen again beside each row:
+    // 128 selects instead of 1,024, and half the wires to the rows).
     wire [127:0] s2_x [0:R - 1];
-    wire         fwd_row [0:R - 1];
+    wire         fwd_now;
+    dup_reg #(.W(1)) f_reg (.clk(clk), .d(sel_d[6]), .q(fwd_now));
+    wire [127:0] x_in = fwd_now ? fwd_x : s1_x;
     generate
         for (g = 0; g < R; g = g + 1) begin : xcopy
-            dup_reg #(.W(1)) f_reg (.clk(clk), .d(sel_d[6]), .q(fwd_row[g]));
-            dup_reg #(.W(128)) x_reg (.clk(clk), .d(fwd_row[g] ? fwd_x : s1_x), .q(s2_x[g]));
+            dup_reg #(.W(128)) x_reg (.clk(clk), .d(x_in), .q(s2_x[g]));
         end
     endgenerate
 
