@@ -107,8 +107,8 @@ module matrix_unit (
         default: ;
         endcase
     end
-    // Layer 0 takes the side to move's lanes first: with flip0 its chunk c reads lanes chunk
-    // c ^ 8 (lanes 0-127 are White's, 128-255 Black's). The flip of the next clock is in_flip
+    // Layer 0 takes the side to move's lanes first: with flip0 its chunk c reads chunk c ^ 8
+    // (chunks 0-7 hold White's lanes, 8-15 Black's). The flip of the next clock is in_flip
     // when in_we comes in this one.
     wire       flip_nxt = in_we ? in_flip : flip0;
     wire [6:0] sel_d = {sel_nxt[6:4], sel_nxt[3] ^ (sel_nxt[5] && flip_nxt), sel_nxt[2:0]};
@@ -120,14 +120,23 @@ module matrix_unit (
     // The forwarded inputs: the layer before's last pass straight from its requantisation
     // (s7_y, pass s7_p0), its other pass (if any) from the buffer it was written to.
     wire [127:0] fwd_x;
-    genvar g;
+    genvar g, cc;
     generate
         for (g = 0; g < 8; g = g + 1) begin : xsel
             dup_reg #(.W(7)) sel_reg (.clk(clk), .d(sel_d), .q(sel[g]));
             wire [1023:0] src = sel[g][4] ? buf_a : buf_b;
-            // Layer 0's bytes 2g, 2g + 1 of the chunk: lanes 16c + 2g, 16c + 2g + 1, clipped
-            // here (16 clips, not one for each of the 256 lanes).
-            wire [27:0] l0 = lanes[224 * sel[g][3:0] + 28 * g +: 28];
+            // Layer 0's bytes 2g, 2g + 1 of chunk c: lanes L and L + 1 of perspective c[3],
+            // L = 64 c[2] + 8g + 2 c[1:0], clipped here (16 clips, not one for each of the
+            // 256 lanes). Over the 16 chunks these are the 32 lanes of the accumulator unit's
+            // slice g (8g..8g+7 and 64+8g..64+8g+7 of each perspective), so the select of
+            // group g reads one slice of the accumulators, not all of them; the weight words
+            // are laid out to match (hw::evalunit::input_position).
+            wire [447:0] from_slice;
+            for (cc = 0; cc < 16; cc = cc + 1) begin : lane_pair
+                assign from_slice[28 * cc +: 28] =
+                    lanes[14 * (128 * (cc / 8) + 64 * ((cc / 4) % 2) + 8 * g + 2 * (cc % 4)) +: 28];
+            end
+            wire [27:0] l0 = from_slice[28 * sel[g][3:0] +: 28];
             always @(posedge clk)
                 s1_x[16 * g +: 16] <= sel[g][6] ? fwd_x[16 * g +: 16]
                                     : sel[g][5] ? {lane_clip(l0[27:14]), lane_clip(l0[13:0])}

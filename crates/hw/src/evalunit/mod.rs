@@ -134,10 +134,17 @@ const COUNT_MASK: u32 = 31;
 /// The global configuration word `{layers[7:4], one perspective[0]}`: the layer count's offset.
 const LAYERS_AT: u32 = 4;
 
-/// Where the first dense layer's input `i` (of `P x H`) sits among the lanes the unit's first
-/// layer reads: the side to move's lanes at 0-127, the other side's at 128-255.
+/// Where the first dense layer's input `i` (of `P x H`: lane `i % H` of perspective `i / H`,
+/// the side to move's first) sits in the 256 bytes the matrix unit's first layer reads, 16 a
+/// chunk. Chunks 0-7 hold the side to move's lanes, 8-15 the other side's; bytes `2s` and
+/// `2s + 1` of every chunk come from the accumulator unit's slice `s` (lanes `8s..8s + 7` and
+/// `64 + 8s..64 + 8s + 7`, [`row_byte`]), two lanes a chunk, so that each of the matrix
+/// unit's eight input selects reads one slice of the accumulators
+/// (hw/evalunit/matrix_unit.v, `lane_pair`).
 fn input_position(arch: &Arch, i: usize) -> usize {
-    (i / arch.lanes) * LANES + i % arch.lanes
+    let (p, lane) = (i / arch.lanes, i % arch.lanes);
+    let (slice, at) = ((lane % 64) / 8, (lane / 64) * 8 + lane % 8);
+    COLS * (8 * p + at / 2) + 2 * slice + at % 2
 }
 
 /// Where lane `lane` sits in a feature row (byte index): slice `g` (bytes `16g..16g + 15`)
@@ -185,9 +192,12 @@ impl Image {
         let (mut weights, mut biases) = (Vec::new(), Vec::new());
         let mut config = [0u32; LAYERS + 1];
         for (l, d) in net.dense.iter().enumerate() {
-            // Positions of the inputs in the unit's buffer.
+            // Positions of the inputs among the bytes the matrix unit reads.
             let span = if l == 0 {
-                input_position(arch, d.inputs - 1) + 1
+                (0..d.inputs)
+                    .map(|i| input_position(arch, i) + 1)
+                    .max()
+                    .unwrap_or(0)
             } else {
                 d.inputs
             };
@@ -407,6 +417,27 @@ mod tests {
         let img = Image::of(&net).unwrap();
         let at = row_byte(70);
         assert_eq!((img.features[77][at / 4] >> (8 * (at % 4))) as u8, 0x80);
+    }
+
+    #[test]
+    fn each_input_select_reads_one_slice_of_the_accumulators() {
+        // Ours: the 256 inputs take the 256 bytes of 16 chunks, each once; ONe-ChAn's 64
+        // take 4 chunks.
+        for (arch, chunks) in [(Arch::estuary(), 16), (Arch::onechan(), 4)] {
+            let inputs = arch.perspectives * arch.lanes;
+            let mut seen = vec![false; COLS * chunks];
+            for i in 0..inputs {
+                let at = input_position(&arch, i);
+                assert!(!seen[at], "input {i}");
+                seen[at] = true;
+                // Perspective p's lanes are chunks 8p.., and byte k of a chunk is read by
+                // select k / 2 from slice k / 2, where the lane's accumulators are.
+                let (p, lane) = (i / arch.lanes, i % arch.lanes);
+                assert_eq!(at / COLS / 8, p);
+                assert_eq!((at % COLS) / 2, (lane % 64) / 8, "input {i}");
+            }
+            assert!(seen.iter().all(|&b| b), "{} chunks", chunks);
+        }
     }
 
     #[test]
