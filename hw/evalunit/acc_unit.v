@@ -300,8 +300,8 @@ module acc_unit (
             // A make's changes are known from step 1: its child is written after its rows.
             if (mode == M_MAKE && step == 7'd1) fin <= {4'd0, n_changes} + (fast ? 7'd3 : 7'd5);
             if (wr0) begin
-                // The child's first word is written (st_we_d), and the input buffer (a
-                // reload stops here).
+                // The child's first word is written (st_we_d), and the lanes are complete:
+                // buf_we tells the matrix unit (a reload stops here).
                 buf_we <= 1'b1;
                 if (mode == M_RELOAD) begin
                     run <= 1'b0;

@@ -5,7 +5,7 @@
 //
 //   commands -> piece_map (the unit's board; a move's feature changes)
 //                  |
-//               acc_unit (feature RAM, delta, accumulator stack) -> input buffer
+//               acc_unit (feature RAM, delta, accumulator stack) -> lanes
 //                  |
 //               matrix_unit (8 x 16 int8 MAC array, weight and bias RAM) -> output sum
 //                  |
@@ -76,7 +76,7 @@ module estuary_evalunit #(
 
     reg        stm_black;
     reg        res_ready;          // `score` holds the current position's evaluation
-    reg        buf_valid;          // the matrix unit's input buffer holds the current position
+    reg        buf_valid;          // the accumulators' lanes hold the current position
     reg [511:0] boards;            // load words 0-15: kind bitboards, then White's and Black's
 
     // ---- weights: staging register and commits, a clock after the WRITE is decoded (c_data
@@ -110,11 +110,11 @@ module estuary_evalunit #(
     // a load's map write and refresh follow word 17 in the next two clocks.
     wire        pm_load = state == S_LOAD1;
     wire        acc_refresh = state == S_LOAD2;
-    // The evaluation starts by itself in the clock the accumulator unit writes the matrix
-    // unit's input buffer (after a make, null move, load or an EVAL's reload), so it runs
-    // beside the end of the make and the EVAL command's own clocks; an EVAL takes its result
-    // (at once if it is there). Any command but EVAL stops it (the next position's buffer is
-    // written only after the stop). An EVAL whose evaluation was stopped by a WRITE starts it.
+    // The evaluation starts by itself in the clock the accumulator unit's lanes are complete
+    // (buf_we: after a make, null move, load or an EVAL's reload), so it runs beside the end
+    // of the make and the EVAL command's own clocks; an EVAL takes its result (at once if it
+    // is there). Any command but EVAL stops it (the lanes it reads change only after the
+    // stop: see acc_unit). An EVAL whose evaluation was stopped by a WRITE starts it.
     wire        acc_reload = do_eval && !buf_valid;
     wire        mat_start = buf_we || (do_eval && buf_valid && !res_ready && !mat_busy);
     wire        mat_abort = do_load || do_make || do_unmake || do_null || do_write;

@@ -49,8 +49,8 @@ pub const FORWARD_CLOCKS: u64 = 2;
 /// score's two stages (scale, then sign).
 pub const EVAL_COMMAND_CLOCKS: u64 = 4;
 /// Clocks the matrix unit has already run when an EVAL that follows a load, make or null move
-/// is taken: the evaluation starts by itself when the accumulator unit writes its input
-/// buffer, with the child's first stack word, 5 clocks before the unit is ready for the next
+/// is taken: the evaluation starts by itself when the accumulator unit's lanes are complete,
+/// with the child's first stack word, 5 clocks before the unit is ready for the next
 /// command (the last of its four words has landed).
 pub const EVAL_AHEAD_CLOCKS: u64 = 5;
 
