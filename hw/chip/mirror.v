@@ -1,8 +1,9 @@
 // The sequencer's mirror of the position: what the move generator holds as bitboards, kept as
 // a 64-square mailbox, with the castling rooks, the en-passant square, the side to move, the
 // halfmove clock and the Zobrist hash. From a 16-bit move it forms the command words both
-// units take (hw/movegen/board_state.v: MAKE carries the moving kind and the castling rights
-// and en-passant file after the move, UNMAKE the captured kind and the rights and file before)
+// units take (hw/movegen/board_state.v: MAKE carries the moving kind, the castling rights and
+// en-passant file after the move and the captured kind, which the evaluation unit reads instead
+// of keeping a board; UNMAKE the captured kind and the rights and file before)
 // and updates the hash with the chess crate's keys (gen/chip_zobrist*.vh, `estuary hw gen`),
 // so the chip's hashes are the software's. The Rust model: chess::Board::play and
 // cosim::movegen's make_word and unmake_word.
@@ -256,7 +257,7 @@ module mirror (
 
     always @(posedge clk) begin
         // Prepare: a MAKE of `move`, an UNMAKE of the top, or a LOAD's next two squares.
-        make_word   <= {5'd0, ep_after ? {1'b0, to[2:0]} : 4'd8, rights_after, mkind, move};
+        make_word   <= {2'b00, ckind, ep_after ? {1'b0, to[2:0]} : 4'd8, rights_after, mkind, move};
         unmake_word <= {2'b00, ckind, ep_file, cvalid, mkind, move};
         pm_oh0 <= onehot(1'b1, from);                         pm_c0 <= 4'd0;
         pm_oh1 <= onehot(1'b1, to);                           pm_c1 <= is_castle ? 4'd0 : placed;

@@ -3,8 +3,8 @@
 // keeps its accumulators on a stack, and answers EVAL with the net's output in centipawns for
 // the side to move.
 //
-//   commands -> piece_map (the unit's board; a move's feature changes)
-//                  |
+//   commands -> piece_map (a move's feature changes, from its make word; the refresh scan
+//                  |        of the loaded bitboards)
 //               acc_unit (feature RAM, delta, accumulator stack) -> lanes
 //                  |
 //               matrix_unit (8 x 16 int8 MAC array, weight and bias RAM) -> output sum
@@ -107,8 +107,7 @@ module estuary_evalunit #(
     wire        buf_flip;
     // A make is decoded by the piece map and started in the accumulator unit in the clock it
     // is dispatched (the unit's step 0 reads the parent, the changes are registered by then);
-    // a load's map write and refresh follow word 17 in the next two clocks.
-    wire        pm_load = state == S_LOAD1;
+    // a load's refresh starts two clocks after word 17 (it scans the loaded bitboards, `boards`).
     wire        acc_refresh = state == S_LOAD2;
     // The evaluation starts by itself in the clock the accumulator unit's lanes are complete
     // (buf_we: after a make, null move, load or an EVAL's reload), so it runs beside the end
@@ -120,9 +119,8 @@ module estuary_evalunit #(
     wire        mat_abort = do_load || do_make || do_unmake || do_null || do_write;
 
     piece_map map (
-        .clk(clk), .load(pm_load), .kinds(boards[383:0]), .black(boards[511:448]),
-        .make(do_make), .unmake(do_unmake), .word(c_data),
-        .mover(do_make ? stm_black : !stm_black),
+        .clk(clk), .kinds(boards[383:0]), .black(boards[511:448]),
+        .make(do_make), .word(c_data), .mover(stm_black),
         .scan_sq(scan_sq), .scan_piece(scan_piece),
         .n_changes(n_changes), .sub(sub), .feat_w(feat_w), .feat_b(feat_b));
 

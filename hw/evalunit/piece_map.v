@@ -1,17 +1,17 @@
-// The evaluation unit's piece map: which piece stands on each square (64 x 4 bits), and the
-// decoder that turns a make word into the first-layer features the move changes.
+// The evaluation unit's move decoder: it turns a make word into the first-layer features the
+// move changes, and answers the refresh scan (which piece stands on a square) from the loaded
+// position's bitboards.
 //
-// The unit follows the move generator's command stream, whose make word does not say what a
-// capture took (the generator looks in its own boards); this map is the evaluation unit's
-// own board for that. A command is decoded in the clock the unit dispatches it (the clock
-// after it was accepted: `word` comes from the unit's command register), from the map as it
-// stands; the map's writes are registered and land at the end of the next clock (up to four,
-// the later one winning on a shared square, which Chess960 castling needs).
+// The unit follows the move generator's command stream. The make word carries the moving
+// kind and the captured kind (the host's or the chip mirror's look-up), so the decoder needs
+// no board of its own: the chip holds one mailbox (the mirror's) beside the generator's
+// bitboards. A command is decoded in the clock the unit dispatches it (the clock after it was
+// accepted: `word` comes from the unit's command register).
 //
 // Square code: {colour (1 = black), kind (0 pawn .. 5 king)}; kind 7 is an empty square.
 // Make word   [5:0] from, [11:6] to, [15:12] flag, [18:16] moving kind (castling: king takes
-//             its own rook, to = the rook's square).
-// Unmake word the same, [29:27] captured kind (7 none), [30] the move was a null move.
+//             its own rook, to = the rook's square), [29:27] captured kind (7 none; en
+//             passant's pawn is implied by the flag).
 //
 // Changes (registered: valid from the clock after a MAKE is decoded until the next MAKE; a
 // capture's victim, change 2, from a clock later): n_changes features, change i is sub[i]
@@ -19,13 +19,11 @@
 // and from Black's perspective (feat_w, feat_b: {enemy, kind, square}).
 module piece_map (
     input  wire         clk,
-    input  wire         load,          // whole board from the bitboards below
-    input  wire [383:0] kinds,         // kind k's bitboard at [64k +: 64]
-    input  wire [63:0]  black,         // the black pieces
+    input  wire [383:0] kinds,         // the loaded position: kind k's bitboard at [64k +: 64]
+    input  wire [63:0]  black,         // its black pieces
     input  wire         make,
-    input  wire         unmake,
     input  wire [31:0]  word,
-    input  wire         mover,         // colour of the side making (or having made) the move
+    input  wire         mover,         // colour of the side making the move
     input  wire [5:0]   scan_sq,       // read port for the refresh scan (registered: the
     output reg  [3:0]   scan_piece,    // piece on scan_sq comes the clock after)
     output reg  [2:0]   n_changes,
@@ -33,12 +31,18 @@ module piece_map (
     output reg  [39:0]  feat_w,        // change i at [10i +: 10]
     output reg  [39:0]  feat_b
 );
-    localparam [2:0] PAWN = 3'd0, KING = 3'd5, ROOK = 3'd3, NONE = 3'd7;
+    localparam [2:0] PAWN = 3'd0, KING = 3'd5, ROOK = 3'd3;
     localparam [3:0] EMPTY = 4'b0111;
     localparam [3:0] F_CASTLE = 4'd2, F_EP = 4'd3, F_CAPTURE = 4'd4;
 
-    reg [3:0] sq_piece [0:63];
-    always @(posedge clk) scan_piece <= sq_piece[scan_sq];
+    // The refresh scan: the square's piece from the bitboards (a 64-way select a bit).
+    always @(posedge clk)
+        scan_piece <= kinds[scan_sq] ? {black[scan_sq], 3'd0} :
+                      kinds[64 + scan_sq] ? {black[scan_sq], 3'd1} :
+                      kinds[128 + scan_sq] ? {black[scan_sq], 3'd2} :
+                      kinds[192 + scan_sq] ? {black[scan_sq], 3'd3} :
+                      kinds[256 + scan_sq] ? {black[scan_sq], 3'd4} :
+                      kinds[320 + scan_sq] ? {black[scan_sq], 3'd5} : EMPTY;
 
     wire [5:0] from = word[5:0];
     wire [5:0] to = word[11:6];
@@ -54,13 +58,8 @@ module piece_map (
     wire [5:0] king_dest = {from[5:3], short ? 3'd6 : 3'd2};
     wire [5:0] rook_dest = {from[5:3], short ? 3'd5 : 3'd3};
     wire [5:0] victim = {from[5:3], to[2:0]};                      // en passant
-    wire [3:0] on_to = sq_piece[to];
     wire       them = !mover;
 
-    // Up to four map writes {square, code}, applied in order.
-    reg  [3:0] w_en;
-    reg  [5:0] w_sq [0:3];
-    reg  [3:0] w_code [0:3];
     // Up to four changes {sub, colour, kind, square}.
     reg  [2:0] n;
     reg  [3:0] c_sub;
@@ -69,65 +68,33 @@ module piece_map (
     reg  [5:0] c_sq [0:3];
     integer i;
     always @* begin
-        w_en = 4'd0;
         n = 3'd0;
         c_sub = 4'd0;
         for (i = 0; i < 4; i = i + 1) begin
-            w_sq[i] = 6'd0;
-            w_code[i] = EMPTY;
             c_col[i] = 1'b0;
             c_kind[i] = 3'd0;
             c_sq[i] = 6'd0;
         end
-        if (make && is_castle) begin
-            w_en = 4'b1111;
-            w_sq[0] = from;       w_code[0] = EMPTY;
-            w_sq[1] = to;         w_code[1] = EMPTY;
-            w_sq[2] = king_dest;  w_code[2] = {mover, KING};
-            w_sq[3] = rook_dest;  w_code[3] = {mover, ROOK};
+        if (is_castle) begin
             n = 3'd4;
             c_sub = 4'b0011;
             c_col[0] = mover; c_kind[0] = KING; c_sq[0] = from;
             c_col[1] = mover; c_kind[1] = ROOK; c_sq[1] = to;
             c_col[2] = mover; c_kind[2] = KING; c_sq[2] = king_dest;
             c_col[3] = mover; c_kind[3] = ROOK; c_sq[3] = rook_dest;
-        end else if (make && is_ep) begin
-            w_en = 4'b0111;
-            w_sq[0] = from;    w_code[0] = EMPTY;
-            w_sq[1] = victim;  w_code[1] = EMPTY;
-            w_sq[2] = to;      w_code[2] = {mover, PAWN};
+        end else if (is_ep) begin
             n = 3'd3;
             c_sub = 4'b0011;
             c_col[0] = mover; c_kind[0] = PAWN; c_sq[0] = from;
             c_col[1] = them;  c_kind[1] = PAWN; c_sq[1] = victim;
             c_col[2] = mover; c_kind[2] = PAWN; c_sq[2] = to;
-        end else if (make) begin
-            w_en = 4'b0011;
-            w_sq[0] = from;  w_code[0] = EMPTY;
-            w_sq[1] = to;    w_code[1] = {mover, is_promo ? promo : moving};
+        end else begin
             c_col[0] = mover; c_kind[0] = is_promo ? PAWN : moving; c_sq[0] = from;
             c_col[1] = mover; c_kind[1] = is_promo ? promo : moving; c_sq[1] = to;
             // Change 2, the victim (a capture), follows a clock later: see `cap` below.
             c_col[2] = them;  c_kind[2] = 3'd0;                      c_sq[2] = to;
             n = takes ? 3'd3 : 3'd2;
             c_sub = takes ? 4'b0101 : 4'b0001;
-        end else if (unmake && word[30]) begin
-            // A null move changed no square.
-        end else if (unmake && is_castle) begin
-            w_en = 4'b1111;
-            w_sq[0] = king_dest;  w_code[0] = EMPTY;
-            w_sq[1] = rook_dest;  w_code[1] = EMPTY;
-            w_sq[2] = from;       w_code[2] = {mover, KING};
-            w_sq[3] = to;         w_code[3] = {mover, ROOK};
-        end else if (unmake && is_ep) begin
-            w_en = 4'b0111;
-            w_sq[0] = to;      w_code[0] = EMPTY;
-            w_sq[1] = from;    w_code[1] = {mover, PAWN};
-            w_sq[2] = victim;  w_code[2] = {them, PAWN};
-        end else if (unmake) begin
-            w_en = 4'b0011;
-            w_sq[0] = to;    w_code[0] = captured == NONE ? EMPTY : {them, captured};
-            w_sq[1] = from;  w_code[1] = {mover, is_promo ? PAWN : moving};
         end
     end
 
@@ -138,39 +105,18 @@ module piece_map (
                   + {4'd0, persp_black ? sq ^ 6'd56 : sq};
     endfunction
 
-    // A capture's victim is read from the map in the decode clock and its features computed
-    // in the next (the accumulator unit reads change 2's row two clocks after change 0's), so
-    // the map's 64-way read and the feature arithmetic are not one path.
+    // A capture's victim features are computed in the clock after the decode (the accumulator
+    // unit reads change 2's row two clocks after change 0's), so the four features are not
+    // one path.
     reg        cap;
     reg        cap_col;
     reg  [2:0] cap_kind;
     reg  [5:0] cap_sq;
-    reg  [3:0] r_en;
-    reg  [5:0] r_sq [0:3];
-    reg  [3:0] r_code [0:3];
-    integer s, t;   // loop indices of the registers (i is the decoder's)
+    integer t;
     always @(posedge clk) begin
-        if (load) begin
-            for (s = 0; s < 64; s = s + 1)
-                sq_piece[s] <= kinds[s] ? {black[s], 3'd0} :
-                               kinds[64 + s] ? {black[s], 3'd1} :
-                               kinds[128 + s] ? {black[s], 3'd2} :
-                               kinds[192 + s] ? {black[s], 3'd3} :
-                               kinds[256 + s] ? {black[s], 3'd4} :
-                               kinds[320 + s] ? {black[s], 3'd5} : EMPTY;
-        end else begin
-            for (t = 0; t < 4; t = t + 1)
-                if (r_en[t]) sq_piece[r_sq[t]] <= r_code[t];
-        end
-        // The writes a command decodes land a clock later (the next decode is two away).
-        r_en <= w_en;   // zero unless a make or unmake is decoded
-        for (t = 0; t < 4; t = t + 1) begin
-            r_sq[t] <= w_sq[t];
-            r_code[t] <= w_code[t];
-        end
         cap <= make && !is_castle && !is_ep && takes;
         cap_col <= them;
-        cap_kind <= on_to[2:0];
+        cap_kind <= captured;
         cap_sq <= to;
         if (cap) begin
             feat_w[20 +: 10] <= feature(1'b0, cap_col, cap_kind, cap_sq);

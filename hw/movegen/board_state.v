@@ -12,7 +12,9 @@
 //
 // make word   [15:0]  the move (bits 0-5 from, 6-11 to, 12-15 flag), [18:16] moving kind,
 //             [22:19] castling rights after the move, [26:23] en-passant file after it
-//             ([26] set: none; the rank follows from the side).
+//             ([26] set: none; the rank follows from the side), [29:27] captured kind
+//             (KIND_NONE if none or en passant; not read here: the evaluation unit takes a
+//             capture's victim from it).
 // unmake word [15:0]  the move being taken back, [18:16] its moving kind (a pawn for a
 //             promotion), [22:19] castling rights before the move, [26:23] en-passant file
 //             before it ([26] set: none), [29:27] captured kind (KIND_NONE if none), [30] 1 for

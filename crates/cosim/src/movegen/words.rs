@@ -56,14 +56,29 @@ fn moving_kind(before: &Board, m: Move) -> u32 {
 }
 
 /// The make word of `m` played from `before` (layout in hw/movegen/board_state.v): the move, the
-/// moving kind, and the castling rights and en-passant file after the move, which the host
-/// knows from its mirror of the position, so that the device needs no look-up in its board.
+/// moving kind, the castling rights and en-passant file after the move and the captured kind,
+/// which the host knows from its mirror of the position, so that no device needs a look-up in
+/// a board (the generator reads the captured kind only from unmake words; the evaluation unit
+/// takes a capture's victim from it).
 pub fn make_word(before: &Board, m: Move) -> u32 {
     let after = before.played(m);
-    ep_file(&after) << 23
+    captured_kind(before, m) << 27
+        | ep_file(&after) << 23
         | (after.castle_bits() as u32) << 19
         | moving_kind(before, m) << 16
         | m.raw() as u32
+}
+
+/// The kind `m` captures on its destination square (`KIND_NONE` for a quiet move, castling and
+/// en passant, whose pawn stands elsewhere).
+fn captured_kind(before: &Board, m: Move) -> u32 {
+    if m.is_capture() && !m.is_en_passant() {
+        before
+            .kind_on(m.to())
+            .map_or(KIND_NONE, |k| k.index() as u32)
+    } else {
+        KIND_NONE
+    }
 }
 
 /// The unmake word of `m` played from `before` (layout in hw/movegen/board_state.v); `None`
@@ -74,14 +89,11 @@ pub fn unmake_word(before: &Board, m: Option<Move>) -> u32 {
     match m {
         None => 1 << 30 | ep << 23 | rights << 19,
         Some(m) => {
-            let captured = if m.is_capture() && !m.is_en_passant() {
-                before
-                    .kind_on(m.to())
-                    .map_or(KIND_NONE, |k| k.index() as u32)
-            } else {
-                KIND_NONE
-            };
-            captured << 27 | ep << 23 | rights << 19 | moving_kind(before, m) << 16 | m.raw() as u32
+            captured_kind(before, m) << 27
+                | ep << 23
+                | rights << 19
+                | moving_kind(before, m) << 16
+                | m.raw() as u32
         }
     }
 }
