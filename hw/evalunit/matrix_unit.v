@@ -2,7 +2,8 @@
 // cells (our TPU), weights and biases in block RAM, requantisation between layers.
 //
 //   weight RAM (128 words of 8 x 16 int8)   inputs (layer 0: the accumulator unit's 256 lanes,
-//        |                                   clipped as they are taken; then the ping-pong buffers)
+//        |                                   clipped as they are taken; then the ping-pong buffers,
+//        |                                   in LUT RAM)
 //        +-------------+---------------------+
 //                      | issue: one word and 16 inputs a clock
 //   RAM read register, output register
@@ -85,9 +86,10 @@ module matrix_unit (
 
     // ---- buffers ----
     reg          flip0;             // layer 0 reads the lanes' halves the other way round
-    reg [1023:0] buf_a, buf_b;
     reg           from0, from_a;    // the layer's input: lanes (layer 0), else buf_a (odd layers)
     reg  [63:0]   s7_y;             // the 8 requantised outputs of a pass (pipeline stage 7)
+    reg           s6_wa, s6_wb, s7_wa, s7_wb;   // they go to buffer a, b (stage 8)
+    reg  [3:0]    s6_pass, s7_pass;             // as pass 0-15's
     reg           s6_p0, s7_p0;     // the pass of s7_y (its bit 0)
     reg  [127:0]  s1_x;             // stage 1's 16 inputs
     // The input select of the next clock {forward, from0, from_a, chunk}, in eight copies
@@ -124,7 +126,22 @@ module matrix_unit (
     generate
         for (g = 0; g < 8; g = g + 1) begin : xsel
             dup_reg #(.W(7)) sel_reg (.clk(clk), .d(sel_d), .q(sel[g]));
-            wire [1023:0] src = sel[g][4] ? buf_a : buf_b;
+            // The group's bytes of the ping-pong buffers: bytes 2g and 2g + 1 of chunk c at
+            // word c of a small RAM for each buffer (7 bits a byte: a requantised output is
+            // 0..127), which LUT RAM holds and reads as it is addressed, so the select is the
+            // RAM's own and no flip-flop or 8-way multiplexer stands for each byte. They are
+            // written by the passes whose outputs they hold: pass m writes outputs 8m..8m+7,
+            // bytes 2g, 2g + 1 of chunk m / 2 when m is odd exactly for g >= 4.
+            reg  [13:0] mem_a [0:7];
+            reg  [13:0] mem_b [0:7];
+            wire        we_g = s7_pass[0] == (g >= 4);
+            wire [13:0] wpair = {s7_y[16 * (g % 4) + 8 +: 7], s7_y[16 * (g % 4) +: 7]};
+            always @(posedge clk) begin
+                if (s7_wa && we_g) mem_a[s7_pass[3:1]] <= wpair;
+                if (s7_wb && we_g) mem_b[s7_pass[3:1]] <= wpair;
+            end
+            wire [13:0] rd = sel[g][4] ? mem_a[sel[g][2:0]] : mem_b[sel[g][2:0]];
+            wire [13:0] rd0 = sel[g][4] ? mem_a[0] : mem_b[0];   // chunk 0, for forwarding
             // Layer 0's bytes 2g, 2g + 1 of chunk c: lanes L and L + 1 of perspective c[3],
             // L = 64 c[2] + 8g + 2 c[1:0], clipped here (16 clips, not one for each of the
             // 256 lanes). Over the 16 chunks these are the 32 lanes of the accumulator unit's
@@ -140,10 +157,10 @@ module matrix_unit (
             always @(posedge clk)
                 s1_x[16 * g +: 16] <= sel[g][6] ? fwd_x[16 * g +: 16]
                                     : sel[g][5] ? {lane_clip(l0[27:14]), lane_clip(l0[13:0])}
-                                                : src[128 * sel[g][2:0] + 16 * g +: 16];
+                                                : {1'b0, rd[13:7], 1'b0, rd[6:0]};
             // Bytes 2g, 2g + 1 of the chunk: output 2g (mod 8) of pass g / 4.
             assign fwd_x[16 * g +: 16] = s7_p0 == (g >= 4) ? s7_y[16 * (g % 4) +: 16]
-                                                          : src[16 * g +: 16];
+                                                          : {1'b0, rd0[13:7], 1'b0, rd0[6:0]};
         end
     endgenerate
 
@@ -205,7 +222,6 @@ module matrix_unit (
     reg        s1_out, s2_out, s3_out, s4_out, s5_out, s6_out;
     reg        s1_sel, s2_sel, s3_sel, s4_sel, s5_sel;   // 0: buffer a, 1: buffer b
     reg  [4:0] s1_p, s2_p, s3_p, s4_p, s5_p;
-    reg  [15:0] s6_we_a, s6_we_b, s7_we_a, s7_we_b;          // byte-group write enables
     reg         abort_q;
     reg  [255:0] s2_b, s3_b, s4_b, s5_b;
 
@@ -302,7 +318,7 @@ module matrix_unit (
         end
     endfunction
 
-    integer m, n;   // loop indices of this block (r, k are the cells')
+    integer n;   // loop index of this block (r, k are the cells')
     always @(posedge clk) begin
         done <= 1'b0;
         if (in_we) flip0 <= in_flip;
@@ -320,21 +336,14 @@ module matrix_unit (
         {s5_v, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_last, s4_out, s4_sel, s4_p, s4_b};
         {s6_v, s6_last, s6_out, s6_p0} <= {s5_v, s5_last, s5_out, s5_p[0]};
         s7_p0 <= s6_p0;
-        // Which 8 bytes of which buffer the requantised outputs go to, decoded a stage early.
-        for (m = 0; m < 16; m = m + 1) begin
-            s6_we_a[m] <= s5_v && s5_last && !s5_out && !s5_sel && s5_p == m;
-            s6_we_b[m] <= s5_v && s5_last && !s5_out && s5_sel && s5_p == m;
-        end
+        // Which buffer the requantised outputs go to, and their pass (0-15), a stage early.
+        s6_wa <= s5_v && s5_last && !s5_out && !s5_sel && !s5_p[4];
+        s6_wb <= s5_v && s5_last && !s5_out && s5_sel && !s5_p[4];
+        s6_pass <= s5_p[3:0];
         // Requantised beside each row's accumulator (stage 7), then written into the buffer
         // the next layer reads (stage 8: routing only, however far the buffer is).
         for (n = 0; n < R; n = n + 1) s7_y[8 * n +: 8] <= clip(acc[n]);
-        s7_we_a <= s6_we_a;
-        s7_we_b <= s6_we_b;
-        for (m = 0; m < 16; m = m + 1)
-            for (n = 0; n < R; n = n + 1) begin
-                if (s7_we_a[m]) buf_a[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
-                if (s7_we_b[m]) buf_b[8 * (R * m + n) +: 8] <= s7_y[8 * n +: 8];
-            end
+        {s7_wa, s7_wb, s7_pass} <= {s6_wa, s6_wb, s6_pass};   // the writes: see xsel above
         if (s6_v && s6_last && s6_out && !abort_q) begin
             sum <= acc[0];
             done <= 1'b1;
@@ -345,8 +354,6 @@ module matrix_unit (
         if (abort_q) {s2_v, s3_v, s4_v, s5_v, s6_v} <= 5'd0;
         if (rst) begin
             state <= IDLE;
-            buf_a <= 1024'd0;
-            buf_b <= 1024'd0;
             flip0 <= 1'b0;
         end else if (abort_q) state <= IDLE;
         else case (state)
