@@ -69,8 +69,17 @@ module board_state (
     wire [63:0] king_dest_bb = square_bb({from[5:3], short_side ? CASTLE_KING_FILE_0 : CASTLE_KING_FILE_1});
     wire [63:0] rook_dest_bb = square_bb({from[5:3], short_side ? CASTLE_ROOK_FILE_0 : CASTLE_ROOK_FILE_1});
 
-    reg [383:0] kclr, kset;   // per kind: squares cleared, then set
-    reg [63:0]  stm_clr, stm_set, opp_clr, opp_set;   // the side to move (when applied), the other
+    // The kind boards' masks: the squares cleared (in every kind), then up to two squares
+    // sets each set in one kind (one-hot k1, k2; zero for none): kinds[64k + sq] becomes
+    // kinds & ~clr | set1 & k1[k] | set2 & k2[k]. A command never needs a kind-specific clear:
+    // the squares it clears hold one piece, or none.
+    reg [63:0]  clr, set1, set2;
+    reg [5:0]   k1, k2;
+    reg [63:0]  stm_clr, stm_set, opp_clr, opp_set;
+    // Kind k (0-5) one-hot; none (KIND_NONE) sets nothing.
+    function automatic [5:0] kind_hot(input [2:0] kind);
+        kind_hot = kind < 3'd6 ? 6'd1 << kind : 6'd0;
+    endfunction   // the side to move (when applied), the other
     // Write enables, one per 32-bit word of the boards: kinds[32w +: 32] (c_kword[w]) and
     // colors[32j +: 32] (c_cword[j]). A load word is written through the masks (clear all,
     // set the data), so the word's bits need no select between a load and a command, and
@@ -101,10 +110,11 @@ module board_state (
         c_rights_we <= accept && (make || unmake);                        // a null move keeps them
         c_rights <= word[22:19];
         c_ep <= make_null ? 4'b1000 : word[26:23];
-        for (k = 0; k < 6; k = k + 1) begin
-            kclr[64 * k +: 64] <= 64'd0;
-            kset[64 * k +: 64] <= 64'd0;
-        end
+        clr <= 64'd0;
+        set1 <= 64'd0;
+        set2 <= 64'd0;
+        k1 <= 6'd0;
+        k2 <= 6'd0;
         stm_clr <= 64'd0;
         stm_set <= 64'd0;
         opp_clr <= 64'd0;
@@ -113,25 +123,26 @@ module board_state (
             // Only the addressed word is enabled: every word's masks may say "write the data".
             // Colour words 12-13 (the side to move's board) take the opponent's masks, 14-15
             // the side to move's: the apply below writes each role from the other role's masks.
-            kclr <= {384{1'b1}};
-            kset <= {12{load_data}};
+            clr <= {64{1'b1}};
+            set1 <= {2{load_data}};
+            k1 <= kind_hot(load_addr[3:1]);
             stm_clr <= {64{1'b1}};
             stm_set <= {2{load_data}};
             opp_clr <= {64{1'b1}};
             opp_set <= {2{load_data}};
         end else if (make && is_castle) begin
             // King takes own rook: both leave, then land (the squares may overlap in Chess960).
-            kclr[64 * KIND_KING +: 64] <= from_bb;
-            kset[64 * KIND_KING +: 64] <= king_dest_bb;
-            kclr[64 * KIND_ROOK +: 64] <= to_bb;
-            kset[64 * KIND_ROOK +: 64] <= rook_dest_bb;
+            clr <= from_bb | to_bb;
+            set1 <= king_dest_bb;
+            k1 <= kind_hot(KIND_KING);
+            set2 <= rook_dest_bb;
+            k2 <= kind_hot(KIND_ROOK);
             stm_clr <= from_bb | to_bb;
             stm_set <= king_dest_bb | rook_dest_bb;
         end else if (make) begin
-            for (k = 0; k < 6; k = k + 1) begin
-                kclr[64 * k +: 64] <= from_bb | to_bb | removed_bb;
-                kset[64 * k +: 64] <= (placed == k) ? to_bb : 64'd0;
-            end
+            clr <= from_bb | to_bb | removed_bb;
+            set1 <= to_bb;
+            k1 <= kind_hot(placed);
             stm_clr <= from_bb;
             stm_set <= to_bb;
             opp_clr <= removed_bb | to_bb;
@@ -139,19 +150,21 @@ module board_state (
             // Taking back a null move only passes the turn: the masks stay empty.
         end else if (unmake && is_castle) begin
             // The mover of the move taken back is the side not to move.
-            kclr[64 * KIND_KING +: 64] <= king_dest_bb;
-            kset[64 * KIND_KING +: 64] <= from_bb;
-            kclr[64 * KIND_ROOK +: 64] <= rook_dest_bb;
-            kset[64 * KIND_ROOK +: 64] <= to_bb;
+            clr <= king_dest_bb | rook_dest_bb;
+            set1 <= from_bb;
+            k1 <= kind_hot(KIND_KING);
+            set2 <= to_bb;
+            k2 <= kind_hot(KIND_ROOK);
             opp_clr <= king_dest_bb | rook_dest_bb;
             opp_set <= from_bb | to_bb;
         end else if (unmake) begin
-            for (k = 0; k < 6; k = k + 1) begin
-                kclr[64 * k +: 64] <= to_bb;
-                kset[64 * k +: 64] <= ((moving == k) ? from_bb : 64'd0)
-                                    | ((is_capture && !is_ep && captured == k) ? to_bb : 64'd0)
-                                    | ((is_ep && k == KIND_PAWN) ? ep_victim_bb : 64'd0);
-            end
+            // The mover back on its square; the victim (captured kind, or the pawn taken en
+            // passant beside it) back on its own.
+            clr <= to_bb;
+            set1 <= from_bb;
+            k1 <= kind_hot(moving);
+            set2 <= removed_bb;
+            k2 <= is_ep ? kind_hot(KIND_PAWN) : is_capture ? kind_hot(captured) : 6'd0;
             opp_clr <= to_bb;
             opp_set <= from_bb;
             stm_set <= removed_bb;
@@ -163,7 +176,10 @@ module board_state (
     integer w;
     always @(posedge clk) begin
         for (w = 0; w < 12; w = w + 1)
-            if (c_kword[w]) kinds[32 * w +: 32] <= (kinds[32 * w +: 32] & ~kclr[32 * w +: 32]) | kset[32 * w +: 32];
+            if (c_kword[w])
+                kinds[32 * w +: 32] <= (kinds[32 * w +: 32] & ~clr[32 * (w % 2) +: 32])
+                                       | (set1[32 * (w % 2) +: 32] & {32{k1[w / 2]}})
+                                       | (set2[32 * (w % 2) +: 32] & {32{k2[w / 2]}});
         // Each role's board is written from the other role's (the masks apply to the boards
         // as they were: stm_* to the side to move before the command). When the turn passes,
         // the opponent becomes the side to move; a load (masks: clear all, set the data)
