@@ -3,10 +3,10 @@
 //
 // Two stages, one command a clock: the command stage decodes the word (whether or not it is
 // valid and the device ready: only the enables below depend on `accept`, so neither fans
-// out to the masks) into, for each kind and
-// for the side to move and its opponent, the squares to clear and the squares to set (a
-// decoder per square, no look-up in the board); the next clock applies them (one LUT per
-// state bit). The host keeps a mirror of the position (it needs one for unmake anyway), so
+// out to the masks) into the squares to clear (in every kind board) and up to two squares to
+// set, each in one kind, and for the side to move and its opponent the squares to clear and
+// to set (a decoder per square, no look-up in the board); the next clock applies them (two
+// LUTs per kind-board bit, one per colour-board bit). The host keeps a mirror of the position (it needs one for unmake anyway), so
 // the make word carries what a look-up would cost a long path: the moving kind, and the
 // castling rights and en-passant file after the move.
 //
@@ -171,7 +171,7 @@ module board_state (
         end
     end
 
-    // ---- apply: one LUT per state bit, one enable per 32-bit word ----
+    // ---- apply: a LUT or two per state bit, one enable per 32-bit word ----
     // A load word and a command never come in the same clock.
     integer w;
     always @(posedge clk) begin
