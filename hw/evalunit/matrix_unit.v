@@ -89,8 +89,7 @@ module matrix_unit (
     reg           from0, from_a;    // the layer's input: lanes (layer 0), else buf_a (odd layers)
     reg  [63:0]   s7_y;             // the 8 requantised outputs of a pass (pipeline stage 7)
     reg           s6_wa, s6_wb, s7_wa, s7_wb;   // they go to buffer a, b (stage 8)
-    reg  [3:0]    s6_pass, s7_pass;             // as pass 0-15's
-    reg           s6_p0, s7_p0;     // the pass of s7_y (its bit 0)
+    reg  [3:0]    s6_pass, s7_pass;             // the pass of s7_y (0-15)
     reg  [127:0]  s1_x;             // stage 1's 16 inputs
     // The input select of the next clock {forward, from0, from_a, chunk}, in eight copies
     // (dup_reg), each choosing 2 of the 16 input bytes: the select reaches 1,024 mux inputs
@@ -120,7 +119,7 @@ module matrix_unit (
         lane_clip = v[13] ? 8'd0 : (|v[12:7] ? 8'd127 : v[7:0]);
     endfunction
     // The forwarded inputs: the layer before's last pass straight from its requantisation
-    // (s7_y, pass s7_p0), its other pass (if any) from the buffer it was written to.
+    // (s7_y, pass s7_pass), its other pass (if any) from the buffer it was written to.
     wire [127:0] fwd_x;
     genvar g, cc;
     generate
@@ -134,11 +133,11 @@ module matrix_unit (
             // bytes 2g, 2g + 1 of chunk m / 2 when m is odd exactly for g >= 4.
             reg  [13:0] mem_a [0:7];
             reg  [13:0] mem_b [0:7];
-            wire        we_g = s7_pass[0] == (g >= 4);
+            wire        own = s7_pass[0] == (g >= 4);   // s7_y holds this group's two bytes
             wire [13:0] wpair = {s7_y[16 * (g % 4) + 8 +: 7], s7_y[16 * (g % 4) +: 7]};
             always @(posedge clk) begin
-                if (s7_wa && we_g) mem_a[s7_pass[3:1]] <= wpair;
-                if (s7_wb && we_g) mem_b[s7_pass[3:1]] <= wpair;
+                if (s7_wa && own) mem_a[s7_pass[3:1]] <= wpair;
+                if (s7_wb && own) mem_b[s7_pass[3:1]] <= wpair;
             end
             wire [13:0] rd = sel[g][4] ? mem_a[sel[g][2:0]] : mem_b[sel[g][2:0]];
             wire [13:0] rd0 = sel[g][4] ? mem_a[0] : mem_b[0];   // chunk 0, for forwarding
@@ -159,8 +158,8 @@ module matrix_unit (
                                     : sel[g][5] ? {lane_clip(l0[27:14]), lane_clip(l0[13:0])}
                                                 : {1'b0, rd[13:7], 1'b0, rd[6:0]};
             // Bytes 2g, 2g + 1 of the chunk: output 2g (mod 8) of pass g / 4.
-            assign fwd_x[16 * g +: 16] = s7_p0 == (g >= 4) ? s7_y[16 * (g % 4) +: 16]
-                                                          : {1'b0, rd0[13:7], 1'b0, rd0[6:0]};
+            assign fwd_x[16 * g +: 16] = own ? s7_y[16 * (g % 4) +: 16]
+                                             : {1'b0, rd0[13:7], 1'b0, rd0[6:0]};
         end
     endgenerate
 
@@ -334,8 +333,7 @@ module matrix_unit (
         {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b} <= {s2_v, s2_first, s2_last, s2_out, s2_sel, s2_p, s2_b};
         {s4_v, s4_first, s4_last, s4_out, s4_sel, s4_p, s4_b} <= {s3_v, s3_first, s3_last, s3_out, s3_sel, s3_p, s3_b};
         {s5_v, s5_last, s5_out, s5_sel, s5_p, s5_b} <= {s4_v, s4_last, s4_out, s4_sel, s4_p, s4_b};
-        {s6_v, s6_last, s6_out, s6_p0} <= {s5_v, s5_last, s5_out, s5_p[0]};
-        s7_p0 <= s6_p0;
+        {s6_v, s6_last, s6_out} <= {s5_v, s5_last, s5_out};
         // Which buffer the requantised outputs go to, and their pass (0-15), a stage early.
         s6_wa <= s5_v && s5_last && !s5_out && !s5_sel && !s5_p[4];
         s6_wb <= s5_v && s5_last && !s5_out && s5_sel && !s5_p[4];

@@ -6,7 +6,8 @@
 // out to the masks) into the squares to clear (in every kind board) and up to two squares to
 // set, each in one kind, and for the side to move and its opponent the squares to clear and
 // to set (a decoder per square, no look-up in the board); the next clock applies them (two
-// LUTs per kind-board bit, one per colour-board bit). The host keeps a mirror of the position (it needs one for unmake anyway), so
+// LUTs per kind-board bit, one per colour-board bit). The host keeps a mirror of the
+// position (it needs one for unmake anyway), so
 // the make word carries what a look-up would cost a long path: the moving kind, and the
 // castling rights and en-passant file after the move.
 //
@@ -69,17 +70,17 @@ module board_state (
     wire [63:0] king_dest_bb = square_bb({from[5:3], short_side ? CASTLE_KING_FILE_0 : CASTLE_KING_FILE_1});
     wire [63:0] rook_dest_bb = square_bb({from[5:3], short_side ? CASTLE_ROOK_FILE_0 : CASTLE_ROOK_FILE_1});
 
-    // The kind boards' masks: the squares cleared (in every kind), then up to two squares
-    // sets each set in one kind (one-hot k1, k2; zero for none): kinds[64k + sq] becomes
+    // The kind boards' masks: the squares cleared (in every kind), then up to two square
+    // sets, each set in one kind (one-hot k1, k2; zero for none): kinds[64k + sq] becomes
     // kinds & ~clr | set1 & k1[k] | set2 & k2[k]. A command never needs a kind-specific clear:
     // the squares it clears hold one piece, or none.
     reg [63:0]  clr, set1, set2;
     reg [5:0]   k1, k2;
-    reg [63:0]  stm_clr, stm_set, opp_clr, opp_set;
+    reg [63:0]  stm_clr, stm_set, opp_clr, opp_set;   // the side to move (when applied), the other
     // Kind k (0-5) one-hot; none (KIND_NONE) sets nothing.
     function automatic [5:0] kind_hot(input [2:0] kind);
         kind_hot = kind < 3'd6 ? 6'd1 << kind : 6'd0;
-    endfunction   // the side to move (when applied), the other
+    endfunction
     // Write enables, one per 32-bit word of the boards: kinds[32w +: 32] (c_kword[w]) and
     // colors[32j +: 32] (c_cword[j]). A load word is written through the masks (clear all,
     // set the data), so the word's bits need no select between a load and a command, and
@@ -171,7 +172,8 @@ module board_state (
         end
     end
 
-    // ---- apply: a LUT or two per state bit, one enable per 32-bit word ----
+    // ---- apply: two LUTs per kind-board bit, one per colour-board bit, one enable per 32-bit
+    // word ----
     // A load word and a command never come in the same clock.
     integer w;
     always @(posedge clk) begin
