@@ -65,36 +65,37 @@ module loader (
 
     assign loading  = state == S_EWORDS || state == S_HIST || state == S_SETTLE;
 
-    // Load word `i` of the position `p`.
-    function automatic [31:0] word_of(input [335:0] p, input [4:0] i);
-        reg [63:0] bb;
-        reg [3:0]  code;
-        reg [6:0]  ep;
-        reg [3:0]  rights;
-        reg [23:0] rooks;
-        integer s, r;
-        begin
-            bb = 64'd0;
-            for (s = 0; s < 64; s = s + 1) begin
-                code = p[4 * s +: 4];
-                if (i < 5'd12)
-                    bb[s] = code != 4'd0 && {1'b0, code[2:0]} == i[4:1] + 4'd1;
-                else if (i < 5'd14)
-                    bb[s] = code != 4'd0 && !code[3];
-                else
-                    bb[s] = code[3];
-            end
-            ep = p[303:296] == 8'hff ? 7'd64 : {1'b0, p[301:296]};
-            for (r = 0; r < 4; r = r + 1) begin
-                rights[r] = p[264 + 8 * r +: 8] != 8'hff;
-                rooks[6 * r +: 6] = rights[r] ? {(r >= 2) ? 3'd7 : 3'd0, p[264 + 8 * r +: 3]}
-                                              : 6'd0;
-            end
-            if (i == 5'd16) word_of = {20'd0, rights, ep, p[256]};
-            else if (i == 5'd17) word_of = {8'd0, rooks};
-            else word_of = i[0] ? bb[63:32] : bb[31:0];
+    // The load word `w` for either unit, one a clock: the candidate's while it is checked,
+    // else the loaded position's (a refused candidate's reload, the evaluation unit's words).
+    // The half of the mailbox a bitboard word covers is selected first (32 squares of 4
+    // bits), then each square is tested against the word's kind (words 0-11: kind w / 2) or
+    // colour (12-13 white, 14-15 black).
+    wire         from_position = state == S_EWORDS || (state == S_RELOAD && bad);
+    wire [335:0] src = from_position ? position : cand;
+    wire [127:0] half = w[0] ? src[255:128] : src[127:0];
+    wire [2:0]   want = w[3:1] + 3'd1;   // the word's kind code, 1-6 (words 0-11)
+    wire         kind_word = w < 5'd12, white_word = w < 5'd14;
+    reg  [31:0]  bb;
+    integer s;
+    always @* begin
+        for (s = 0; s < 32; s = s + 1)
+            bb[s] = kind_word ? half[4 * s +: 3] == want
+                  : white_word ? half[4 * s +: 4] != 4'd0 && !half[4 * s + 3]
+                  : half[4 * s + 3];
+    end
+    // Words 16 and 17: the side, en passant and rights; the castling rooks' squares.
+    reg  [3:0]   rights;
+    reg  [23:0]  rooks;
+    integer r;
+    always @* begin
+        for (r = 0; r < 4; r = r + 1) begin
+            rights[r] = src[264 + 8 * r +: 8] != 8'hff;
+            rooks[6 * r +: 6] = rights[r] ? {(r >= 2) ? 3'd7 : 3'd0, src[264 + 8 * r +: 3]} : 6'd0;
         end
-    endfunction
+    end
+    wire [6:0]   ep = src[303:296] == 8'hff ? 7'd64 : {1'b0, src[301:296]};
+    wire [31:0]  next_word = w == 5'd16 ? {20'd0, rights, ep, src[256]}
+                           : w == 5'd17 ? {8'd0, rooks} : bb;
 
     // The halfmove clock bounds the hashes kept.
     wire [7:0] halfmove = position[311:304];
@@ -143,7 +144,7 @@ module loader (
                     g_valid <= 1'b1;
                     g_cmd   <= C_LOAD;
                     g_addr  <= w;
-                    g_data  <= word_of((state == S_RELOAD && bad) ? position : cand, w);
+                    g_data  <= next_word;
                     w       <= w + 5'd1;
                     if (w == 5'd17) begin
                         wait_cnt <= FLAG_WAIT;
@@ -182,7 +183,7 @@ module loader (
                 if (e_ready && !e_valid) begin
                     e_valid <= 1'b1;
                     e_addr  <= w;
-                    e_data  <= word_of(position, w);
+                    e_data  <= next_word;
                     w       <= w + 5'd1;
                     if (w == 5'd17) state <= S_HIST;
                 end

@@ -84,7 +84,18 @@ module mirror (
     wire [5:0] to1   = walking ? {wi, 1'b1} : move[11:6];
     wire [5:0] to1_l = to1 - 6'd1, to1_r = to1 + 6'd1;
     reg [15:0] mv;
-    reg [3:0]  mcode, tcode, lcode, rcode;
+    reg [3:0]  mcode, tcode;
+    // Pawns beside `to` (en passant after a double push), as one bit a colour: white and
+    // black pawns as bitboards, each read at the square (a one-bit select, not a 4-bit code).
+    reg        l_wp, l_bp, r_wp, r_bp;
+    reg [63:0] wpawns, bpawns;
+    integer pb;
+    always @* begin
+        for (pb = 0; pb < 64; pb = pb + 1) begin
+            wpawns[pb] = board[4 * pb +: 4] == 4'd1;
+            bpawns[pb] = board[4 * pb +: 4] == 4'd9;
+        end
+    end
     reg        s1_walk;
     assign from_code = mcode;
     assign to_code   = tcode;
@@ -99,8 +110,10 @@ module mirror (
         mv      <= {walking ? 4'd0 : move[15:12], to1, from1};
         mcode   <= sq_code(board, from1);
         tcode   <= sq_code(board, to1);
-        lcode   <= sq_code(board, to1_l);
-        rcode   <= sq_code(board, to1_r);
+        l_wp    <= wpawns[to1_l];
+        l_bp    <= bpawns[to1_l];
+        r_wp    <= wpawns[to1_r];
+        r_bp    <= bpawns[to1_r];
         s1_walk <= walking;
     end
     // Stage 2, from those registers.
@@ -131,8 +144,8 @@ module mirror (
         crook0 != from && crook0 != to && !(king_moves && !black)};
     // En passant after a double push: kept where a pawn of theirs stands beside `to`.
     wire ep_after = is_double
-                 && ((to[2:0] != 3'd0 && lcode == pawn_them)
-                  || (to[2:0] != 3'd7 && rcode == pawn_them));
+                 && ((to[2:0] != 3'd0 && (black ? l_wp : l_bp))
+                  || (to[2:0] != 3'd7 && (black ? r_wp : r_bp)));
     wire [63:0] ep_old_key = ep_on ? zobrist_ep(ep_f) : 64'd0;
     wire [7:0]  halfmove_inc = halfmove == 8'd255 ? 8'd255 : halfmove + 8'd1;
 
@@ -155,15 +168,18 @@ module mirror (
     wire [31:0] pushed = cmd_make ? unmake_word : {1'b0, 1'b1, 3'd0, ep_file, cvalid, 19'd0};
 
     // ---- the prepared stage ------------------------------------------------------------------
-    reg [63:0] pm_oh0, pm_oh1, pm_oh2, pm_oh3;      // MAKE's mailbox writes (one-hot squares,
-    reg [3:0]  pm_c0, pm_c1, pm_c2, pm_c3;          //   the later winning) and their codes
+    // The mailbox writes a MAKE and an UNMAKE of the top would make (the later port winning):
+    // each square as a one-hot rank (high byte, zero for no write) and file (low byte), and
+    // the code written there.
+    reg [15:0] pm_oh0, pm_oh1, pm_oh2, pm_oh3;
+    reg [3:0]  pm_c0, pm_c1, pm_c2, pm_c3;
     reg [3:0]  pm_rights;
     reg        pm_ep, pm_reset;
     reg [2:0]  pm_ep_f;
-    reg [63:0] pu_oh0, pu_oh1, pu_oh2, pu_oh3;      // UNMAKE's mailbox writes
+    reg [15:0] pu_oh0, pu_oh1, pu_oh2, pu_oh3;
     reg [3:0]  pu_c0, pu_c1, pu_c2, pu_c3;
-    function [63:0] onehot(input en, input [5:0] sq);
-        onehot = en ? 64'd1 << sq : 64'd0;
+    function [15:0] onehot(input en, input [5:0] sq);
+        onehot = {en ? 8'd1 << sq[5:3] : 8'd0, 8'd1 << sq[2:0]};
     endfunction
     reg [3:0]  ken;                                 // the keys read this clock that count
     reg        ka_walk;                             // they are a LOAD's squares
@@ -177,11 +193,10 @@ module mirror (
     // The en-passant square of a LOAD, kept where a pawn of the side to move can take on it.
     // (The two squares a pawn would take from are registered with the LOAD.)
     wire [2:0] le_f = ld_ep[2:0];
-    wire [3:0] pawn_us = {black, 3'd1};
     reg  [5:0] l_left, l_right;
     wire ld_ep_keep = ld_ep < 8'd64
-                   && ((le_f != 3'd0 && sq_code(board, l_left) == pawn_us)
-                    || (le_f != 3'd7 && sq_code(board, l_right) == pawn_us));
+                   && ((le_f != 3'd0 && (black ? bpawns[l_left] : wpawns[l_left]))
+                    || (le_f != 3'd7 && (black ? bpawns[l_right] : wpawns[l_right])));
     // A LOAD's castling file `f` of a colour whose king is on `k`: the right it gives (short 0,
     // long 1 within the colour).
     function side_of(input [7:0] f, input [5:0] k);
@@ -241,18 +256,22 @@ module mirror (
     wire [63:0] hash_now = pend ? hash ^ kse ^ (use_keys ? ksa ^ ksb : 64'd0) : hash;
 
     // The mailbox after a command's writes (the later port winning), square by square.
-    wire [63:0] oh0 = cmd_make ? pm_oh0 : cmd_unmake ? pu_oh0 : 64'd0;
-    wire [63:0] oh1 = cmd_make ? pm_oh1 : cmd_unmake ? pu_oh1 : 64'd0;
-    wire [63:0] oh2 = cmd_make ? pm_oh2 : cmd_unmake ? pu_oh2 : 64'd0;
-    wire [63:0] oh3 = cmd_make ? pm_oh3 : cmd_unmake ? pu_oh3 : 64'd0;
+    wire [15:0] oh0 = cmd_make ? pm_oh0 : cmd_unmake ? pu_oh0 : 16'd0;
+    wire [15:0] oh1 = cmd_make ? pm_oh1 : cmd_unmake ? pu_oh1 : 16'd0;
+    wire [15:0] oh2 = cmd_make ? pm_oh2 : cmd_unmake ? pu_oh2 : 16'd0;
+    wire [15:0] oh3 = cmd_make ? pm_oh3 : cmd_unmake ? pu_oh3 : 16'd0;
+    // Whether write port `oh` takes square q.
+    function hit(input [15:0] oh, input integer sq);
+        hit = oh[8 + sq / 8] && oh[sq % 8];
+    endfunction
     wire [3:0]  c0 = cmd_make ? pm_c0 : pu_c0, c1 = cmd_make ? pm_c1 : pu_c1;
     wire [3:0]  c2 = cmd_make ? pm_c2 : pu_c2, c3 = cmd_make ? pm_c3 : pu_c3;
     reg [255:0] written;
     integer q;
     always @* begin
         for (q = 0; q < 64; q = q + 1)
-            written[4 * q +: 4] = oh3[q] ? c3 : oh2[q] ? c2 : oh1[q] ? c1 : oh0[q] ? c0
-                                : board[4 * q +: 4];
+            written[4 * q +: 4] = hit(oh3, q) ? c3 : hit(oh2, q) ? c2 : hit(oh1, q) ? c1
+                                : hit(oh0, q) ? c0 : board[4 * q +: 4];
     end
 
     always @(posedge clk) begin
@@ -280,7 +299,7 @@ module mirror (
             pu_c1  <= u_promo ? {mover, 3'd1} : {mover, u_mkind + 3'd1};
             pu_oh2 <= onehot(!u[30] && u_ep, {u_from[5:3], u_to[2:0]});
             pu_c2  <= {~mover, 3'd1};
-            pu_oh3 <= 64'd0;
+            pu_oh3 <= 16'd0;
         end
         ken     <= s1_walk ? {1'b0, tcode != 4'd0, 1'b0, mcode != 4'd0}
                            : {is_castle, is_castle || is_capt || is_ep, 2'b11};

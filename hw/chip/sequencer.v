@@ -87,7 +87,7 @@ module sequencer #(
     input  wire         g_move_valid,
     input  wire [15:0]  g_move,
     input  wire         g_done,
-    input  wire [63:0]  g_enemy,
+    input  wire [63:0]  g_enemy,        // the enemy attack map: a capture's destination attacked
     input  wire [11:0]  g_next_sq,
     input  wire         g_move_check,   // with g_move: it gives check (check_flags.v)
     output reg          g_cmd_valid,
@@ -162,7 +162,6 @@ module sequencer #(
     reg [2:0]  f_stage;
     reg [3:0]  f_rc;
     reg        f_q, f_pv, f_check, f_futile, f_evalv;
-    reg [63:0] f_att;
     reg [63:0] f_heads;                // the buckets' first quiet moves (8'hff: empty), 0 best
     reg [7:0]  f_qcur;                 // the next quiet move to search, and its bucket
     reg [2:0]  f_qb;
@@ -174,11 +173,11 @@ module sequencer #(
     reg        f_k0c, f_k1c, f_lmp;
     reg        f_qchk;                 // a listed quiet move gives check (cfg_lmp's early end)
     reg [7:0]  f_ntried;
-    localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 4 + 5 + 64 + 64 + 8 + 3
+    localparam FW = 5 * 18 + 5 * 16 + 8 + 2 * LIST_BITS + 4 * 8 + 3 + 3 + 4 + 5 + 64 + 8 + 3
                   + 64 + 4 + 3 + 8 + 1;
     wire [FW-1:0] f_pack = {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0,
         f_k1, f_move, f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf,
-        f_k0f, f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
+        f_k0f, f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_heads,
         f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried, f_qchk};
 
     reg [6:0] ply;
@@ -326,12 +325,12 @@ module sequencer #(
     always @(posedge clk) if (stack_we) stack[ply[5:0]] <= f_pack;
 
     // ---- move lists -------------------------------------------------------------------------
-    reg [15:0] caps [0:(1 << LIST_BITS) - 1];
+    reg [16:0] caps [0:(1 << LIST_BITS) - 1];
     // The quiet moves, {gives check, the move}, and each one's next in its bucket: two RAMs,
     // since the sorter (cfg_lmp) links a move other than the one streaming in.
     reg [16:0] qmove [0:(1 << LIST_BITS) - 1];
     reg [7:0]  qnext [0:(1 << LIST_BITS) - 1];
-    reg [15:0] caps_q;
+    reg [16:0] caps_q;
     reg [16:0] qmove_q;
     reg [7:0]  qnext_q;
     // The current node's position `p` in its order: the table's move, the captures, the
@@ -407,12 +406,12 @@ module sequencer #(
     wire [LIST_BITS - 1:0] caps_wa = f_cbase + {{(LIST_BITS - 8){1'b0}}, f_ncaps};
     wire [LIST_BITS - 1:0] quiets_wa = f_qbase + {{(LIST_BITS - 8){1'b0}}, f_nq};
     always @(posedge clk) begin
-        if (caps_we) caps[caps_wa] <= g_move;
+        if (caps_we) caps[caps_wa] <= {g_enemy[g_move[11:6]], g_move};
         if (quiets_we) qmove[quiets_wa] <= {g_move_check, g_move};
         if (qnext_we)
             qnext[f_qbase + {{(LIST_BITS - 8){1'b0}}, q_link}] <= f_heads[8 * q_bucket +: 8];
     end
-    wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q
+    wire [15:0] cur_move = cur_src == 3'd0 ? f_ttmove : cur_src == 3'd1 ? caps_q[15:0]
                          : cur_src == 3'd2 ? f_k0 : cur_src == 3'd3 ? f_k1 : qmove_q[15:0];
     wire [7:0] r_rd = state == S_RNEXT2 ? r_pos + 8'd1 : r_pos;
     reg  [7:0] rot_j;
@@ -527,8 +526,10 @@ module sequencer #(
     // through both): the second clock decides on the register, not on the RAM.
     reg  [15:0] mv_r;
     reg         mv_chk;                 // its gives-check flag (quiet moves only)
+    reg         mv_att;                 // a listed capture's destination is attacked
     always @(posedge clk) begin
         mv_r <= cur_move;
+        mv_att <= cur_src == 3'd1 && caps_q[16];
         mv_chk <= cur_src == 3'd4 ? qmove_q[16] : cur_src == 3'd2 ? f_k0c
                 : cur_src == 3'd3 ? f_k1c : 1'b1;
     end
@@ -554,7 +555,7 @@ module sequencer #(
     endfunction
     wire q_futile = !(mv_r[15] || mv_r[15:12] == 4'd3)
                  && ((f_eval + victim_cp(vic_kind) + 18'sd200 <= f_alpha)
-                  || (rank_of(att_kind) > rank_of(vic_kind) && f_att[mv_r[11:6]]));
+                  || (rank_of(att_kind) > rank_of(vic_kind) && mv_att));
     wire s_skip = f_futile && f_searched != 8'd0 && quiet(mv_r) && !is_killer;
     // Late-move pruning (cfg_lmp): below the PV, with a piece to move, a quiet move that
     // does not give check, from position 4 + depth^2 of the order on once a move has scored
@@ -933,7 +934,6 @@ module sequencer #(
             // A move into a list's last entry: the lists are full.
             if ((caps_we && &caps_wa) || (quiets_we && &quiets_wa)) overflow <= 1'b1;
             if (g_done) begin
-                f_att <= g_enemy;
                 state <= S_POSTGEN;
             end
         end
@@ -1039,7 +1039,7 @@ module sequencer #(
             if (ply != 7'd1)
                 {f_alpha, f_beta, f_best, f_oalpha, f_eval, f_bmove, f_ttmove, f_k0, f_k1, f_move,
                  f_depth, f_cbase, f_qbase, f_ncaps, f_nq, f_pos, f_searched, f_ttf, f_k0f,
-                 f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_att, f_heads,
+                 f_k1f, f_stage, f_rc, f_q, f_pv, f_check, f_futile, f_evalv, f_heads,
                  f_qcur, f_qb, f_sidx, f_ns, f_k0c, f_k1c, f_lmp, f_ntried, f_qchk} <= stk_q;
             state <= S_RET1;
         end
