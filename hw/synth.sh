@@ -88,7 +88,7 @@ ulx3s)
         -f "$OUT/board_pll.v" > "$OUT/board_pll.log"
     # The evaluation unit starts with the search machine's net in its RAMs (EVALUNIT_INIT).
     $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top ${SYNTH_ARGS:-} -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
-    if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py "$OUT/ulx3s.json"; fi
+    if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py --board "$OUT/ulx3s.json"; fi
     rm -f "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ulx3s.json" --lpf board/ulx3s.lpf \
         --freq "$MHZ" ${PLACE_ARGS---placer-heap-timingweight 50} --textcfg "$OUT/ulx3s.config" \

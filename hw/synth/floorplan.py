@@ -12,12 +12,17 @@ next EBR row:
     DSP row Y34: cell rows 3, 4, 5   weight slices in EBR row Y46
     DSP row Y58: cell rows 6, 7      weight slices in EBR row Y70
 
+With --board (the ULX3S design, hw/synth.sh ulx3s) rows 6 and 7 take the right part of Y58
+(sites 20-51 instead of 10-41), so that its left part stays free for the move generator, which
+the placer puts on the device's left and whose routing is the board's most congested
+(docs/results/hw-synthesis.md: it stalled lower that way at seed 2 on two netlists).
+
 The sites are the 85F's (13 tile columns of 4 MULT18 and of 4 EBR in each row; nextpnr's
 BEL names). Cells are found by the names yosys gives them (`mat.s3_prod[i]`: the product of
 row i / 16, column i % 16; `mat.wslice[r].wram`), so the script works on the unit alone and
 inside a larger design. nextpnr keeps a cell's `BEL` attribute as a fixed placement.
 
-usage: hw/synth/floorplan.py NETLIST.json   (rewritten in place; prints what it fixed)
+usage: hw/synth/floorplan.py [--board] NETLIST.json   (rewritten in place; prints what it fixed)
 """
 import json
 import re
@@ -31,10 +36,11 @@ EBR_SITES = [(x + dx, 'EBR%d' % s) for x in GROUPS for dx, s in ((0, 0), (2, 1),
 PLAN = {0: (10, 2, 22), 1: (10, 18, 22), 2: (10, 34, 22),
         3: (34, 2, 46), 4: (34, 18, 46), 5: (34, 34, 46),
         6: (58, 10, 70), 7: (58, 26, 70)}
+BOARD_PLAN = {**PLAN, 6: (58, 20, 70), 7: (58, 36, 70)}
 COLS = 16
 
 
-def main(path):
+def main(path, plan=PLAN):
     d = json.load(open(path))
     top = next(m for m in d['modules'].values() if m.get('attributes', {}).get('top'))
     cells = top['cells']
@@ -46,7 +52,7 @@ def main(path):
             if not m:
                 continue
             i = int(m.group(1))
-            y, first, _ = PLAN[i // COLS]
+            y, first, _ = plan[i // COLS]
             x, bel = DSP_SITES[first + i % COLS]
             c.setdefault('attributes', {})['BEL'] = 'X%d/Y%d/%s' % (x, y, bel)
             fixed['MULT18X18D'] += 1
@@ -55,7 +61,7 @@ def main(path):
             if m:
                 slices.setdefault(int(m.group(1)), []).append(name)
     for r, names in slices.items():
-        y, first, ey = PLAN[r]
+        y, first, ey = plan[r]
         # The EBR sites nearest the middle of the row's multipliers.
         mid = (DSP_SITES[first][0] + DSP_SITES[first + COLS - 1][0]) / 2
         near = sorted(EBR_SITES, key=lambda s: abs(s[0] - mid))[:len(names)]
@@ -69,4 +75,9 @@ def main(path):
 
 
 if __name__ == '__main__':
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    board = '--board' in args
+    args = [a for a in args if a != '--board']
+    if len(args) != 1:
+        sys.exit(__doc__)
+    main(args[0], BOARD_PLAN if board else PLAN)
