@@ -18,8 +18,11 @@
 // in_check describes the board as of ANALYSIS_LATENCY (10) clocks earlier: read it 10 clocks
 // after the last command (one to decode it, nine of analysis). GEN may follow a command at once.
 // Every unit registers the words it derives from the board registers (stage 0, free-running),
-// so the board registers' wide fan-out ends in flip-flops next to each unit; the units that
-// start on the GEN (the enemy fill, the piece iterator) start one and three clocks after it.
+// so the board registers' wide fan-out ends in flip-flops; the units that start on the GEN
+// (the enemy fill, the piece iterator) start one and three clocks after it. Synthesis merges
+// the units' identical words (their opponent's pieces, the victim sets): one register then
+// feeds several units (a copy that must stay apart needs its own instance, as dup_reg in the
+// evaluation unit).
 module estuary_movegen (
     input  wire        clk,
     input  wire        rst,
