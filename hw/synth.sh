@@ -22,6 +22,9 @@
 # SYNTH_ARGS adds options to synth_ecp5 (ecp5 and ulx3s), e.g. SYNTH_ARGS=-abc9.
 # PLACE_ARGS replaces the board's placer weighting (ulx3s; default --placer-heap-timingweight
 # 50), e.g. PLACE_ARGS=--no-tmdriv for a placement by wire length alone.
+# AREA_SCALE="PREFIX=K;..." (ulx3s) has the static placer count the logic cells under PREFIX K
+# times their area; it needs the patched native nextpnr-ecp5 (synth/nextpnr/build.sh), passed
+# as NEXTPNR_ECP5=PATH, and --placer static in NEXTPNR_ARGS.
 # The tools: hw/synth/tools.sh DIR makes a venv with the pinned yowasp packages; pass it as
 # YOWASP_VENV=DIR (its bin/ goes first on PATH).
 # Logs and reports go to hw/synth/out/. Slow (minutes to an hour): not part of the test suite.
@@ -93,7 +96,9 @@ ulx3s)
     board_pll "$MHZ"
     # The evaluation unit starts with the search machine's net in its RAMs (EVALUNIT_INIT).
     $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top ${SYNTH_ARGS:-} -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
-    if [ "${FLOORPLAN:-1}" = 1 ]; then python3 synth/floorplan.py --board "$OUT/ulx3s.json"; fi
+    if [ "${FLOORPLAN:-1}" = 1 ]; then
+        python3 synth/floorplan.py --board ${AREA_SCALE:+--area-scale "$AREA_SCALE"} "$OUT/ulx3s.json"
+    fi
     rm -f "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ulx3s.json" --lpf board/ulx3s.lpf \
         --freq "$MHZ" ${PLACE_ARGS---placer-heap-timingweight 50} --textcfg "$OUT/ulx3s.config" \

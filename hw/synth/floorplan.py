@@ -22,7 +22,13 @@ BEL names). Cells are found by the names yosys gives them (`mat.s3_prod[i]`: the
 row i / 16, column i % 16; `mat.wslice[r].wram`), so the script works on the unit alone and
 inside a larger design. nextpnr keeps a cell's `BEL` attribute as a fixed placement.
 
-usage: hw/synth/floorplan.py [--board] NETLIST.json   (rewritten in place; prints what it fixed)
+With --area-scale SPEC ("PREFIX=K;PREFIX=K") the netlist also carries the setting
+`static/areaScale` for the patched nextpnr-ecp5 (hw/synth/nextpnr/build.sh): its static placer
+counts the logic cells whose names start with PREFIX K times their area, so it spreads them
+wider. The yowasp nextpnr-ecp5 keeps the setting and ignores it.
+
+usage: hw/synth/floorplan.py [--board] [--area-scale SPEC] NETLIST.json
+       (rewritten in place; prints what it fixed)
 """
 import json
 import re
@@ -40,9 +46,25 @@ BOARD_PLAN = {**PLAN, 6: (58, 20, 70), 7: (58, 36, 70)}
 COLS = 16
 
 
-def main(path, plan=PLAN):
+def area_scale(spec):
+    """Checks SPEC ("PREFIX=K;..."; K a number from 0.5 to 4) and returns it."""
+    for item in spec.split(';'):
+        prefix, eq, k = item.partition('=')
+        try:
+            ok = eq and prefix and 0.5 <= float(k) <= 4
+        except ValueError:
+            ok = False
+        if not ok:
+            sys.exit('floorplan: --area-scale %r: expected PREFIX=K;... with K from 0.5 to 4' % item)
+    return spec
+
+
+def main(path, plan=PLAN, scale=None):
     d = json.load(open(path))
     top = next(m for m in d['modules'].values() if m.get('attributes', {}).get('top'))
+    if scale:
+        top.setdefault('settings', {})['static/areaScale'] = scale
+        print('floorplan: static/areaScale = %s' % scale)
     cells = top['cells']
     fixed = {'MULT18X18D': 0, 'DP16KD': 0}
     slices = {}
@@ -78,6 +100,13 @@ if __name__ == '__main__':
     args = sys.argv[1:]
     board = '--board' in args
     args = [a for a in args if a != '--board']
+    scale = None
+    if '--area-scale' in args:
+        i = args.index('--area-scale')
+        if i + 1 >= len(args):
+            sys.exit(__doc__)
+        scale = area_scale(args[i + 1])
+        del args[i:i + 2]
     if len(args) != 1:
         sys.exit(__doc__)
-    main(args[0], BOARD_PLAN if board else PLAN)
+    main(args[0], BOARD_PLAN if board else PLAN, scale)
