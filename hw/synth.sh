@@ -98,6 +98,9 @@ ulx3s)
     $YOSYS -q -l "$OUT/ulx3s.log" -p "read_verilog -DEVALUNIT_INIT -Imovegen -Ievalunit -Ihost -Ichip $CHIP board/ulx3s_top.v $OUT/board_pll.v; chparam -set MHZ $MHZ ulx3s_top; synth_ecp5 -top ulx3s_top ${SYNTH_ARGS:-} -json $OUT/ulx3s.json; tee -o $OUT/ulx3s.stat stat"
     if [ "${FLOORPLAN:-1}" = 1 ]; then
         python3 synth/floorplan.py --board ${AREA_SCALE:+--area-scale "$AREA_SCALE"} "$OUT/ulx3s.json"
+    elif [ -n "${AREA_SCALE:-}" ]; then
+        # floorplan.py writes the setting: without it AREA_SCALE would be dropped silently.
+        echo "synth.sh: AREA_SCALE needs the floorplan (FLOORPLAN=1)" >&2; exit 2
     fi
     rm -f "$OUT/ulx3s.config" "$OUT/ulx3s.bit"
     $NEXTPNR --85k --package CABGA381 --json "$OUT/ulx3s.json" --lpf board/ulx3s.lpf \
